@@ -1,0 +1,105 @@
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// Marshal renders doc the way OpenClaw writes its config: plain JSON,
+// 2-space indent, no HTML escaping, trailing newline. Keys come out sorted.
+func Marshal(doc map[string]any) ([]byte, error) {
+	if p, bad := findNonFinite(doc, ""); bad {
+		return nil, fmt.Errorf("config %s: Infinity and NaN are not allowed", displayPath(p))
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if doc == nil {
+		doc = map[string]any{}
+	}
+	if err := enc.Encode(doc); err != nil {
+		return nil, fmt.Errorf("encode config: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// Write replaces the config file at path with doc (see Marshal). The
+// previous content, if any, is copied to path+".bak" first. The new file
+// is written to a temporary file in the same directory (mode 0600),
+// synced, and renamed over path, so readers see the old or the new file,
+// never a mix. A symlink at path is replaced by the new file, not written
+// through. The parent directory is created (0700) when missing. It
+// returns HashRaw of the bytes written.
+func Write(path string, doc map[string]any) (string, error) {
+	data, err := Marshal(doc)
+	if err != nil {
+		return "", err
+	}
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("write config: %w", err)
+	}
+	if st, err := os.Lstat(path); err == nil && st.IsDir() {
+		return "", fmt.Errorf("write config: %s is a directory", path)
+	}
+	old, err := os.ReadFile(path)
+	switch {
+	case err == nil:
+		if err := atomicWrite(path+".bak", old); err != nil {
+			return "", fmt.Errorf("write config backup: %w", err)
+		}
+	case errors.Is(err, fs.ErrNotExist):
+		// nothing to back up (a dangling symlink is simply replaced)
+	default:
+		return "", fmt.Errorf("write config: read previous: %w", err)
+	}
+	if err := atomicWrite(path, data); err != nil {
+		return "", fmt.Errorf("write config: %w", err)
+	}
+	return HashRaw(data), nil
+}
+
+// atomicWrite writes data to a temp file beside path and renames it over
+// path (replacing a symlink rather than its target).
+func atomicWrite(path string, data []byte) (err error) {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			_ = os.Remove(tmp)
+		}
+	}()
+	if err = f.Chmod(0o600); err != nil {
+		f.Close()
+		return err
+	}
+	if _, err = f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	if err = os.Rename(tmp, path); err != nil {
+		return err
+	}
+	if d, derr := os.Open(dir); derr == nil {
+		_ = d.Sync()
+		_ = d.Close()
+	}
+	return nil
+}

@@ -1,0 +1,85 @@
+package tools
+
+import (
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/openclaw-go/openclaw/config"
+	"github.com/openclaw-go/openclaw/policy"
+)
+
+// PolicyInput gathers what the tool policy pipeline needs from the config
+// and the subject: the global `tools` section, the agent's `tools` block and
+// the provider/model of the calling run.
+func PolicyInput(env *Env) policy.Input {
+	cfg := config.Empty()
+	if env != nil && env.Config != nil {
+		cfg = env.Config
+	}
+	in := policy.Input{Tools: inventory(), AgentID: "main"}
+	if env != nil {
+		in.AgentID = env.AgentID()
+		in.Provider, in.Model = env.Subject.Provider, env.Subject.Model
+	}
+	_ = cfg.Decode("tools", &in.Global)
+	var agents []struct {
+		ID    string             `json:"id"`
+		Tools *policy.ToolPolicy `json:"tools"`
+	}
+	_ = cfg.Decode("agents.list", &agents)
+	for _, a := range agents {
+		if a.ID == in.AgentID && a.Tools != nil {
+			in.Agent = a.Tools
+		}
+	}
+	return in
+}
+
+// inventory is every tool the policy reasons about: the whole core set the
+// policy package knows plus whatever is registered.
+func inventory() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, n := range append(policy.CoreTools(), ToolNames()...) {
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Effective runs the policy pipeline for env's subject.
+func Effective(env *Env) policy.Result {
+	return policy.Resolve(PolicyInput(env))
+}
+
+// CheckPolicy returns a DENIED error when the tool policy removes tool for
+// env's subject. Deny always wins, whoever calls.
+func CheckPolicy(env *Env, tool string) error {
+	res := Effective(env)
+	if env != nil && env.Warn != nil {
+		warn(env.Warn, res.Warnings)
+	}
+	if res.Allows(tool) {
+		return nil
+	}
+	step := "policy"
+	n := policy.Normalize(tool)
+	for _, r := range res.Removed {
+		if r.Tool == n {
+			step = r.Step
+			break
+		}
+	}
+	return Errorf(CodeDenied, "tool %q is denied by tool policy (%s)", tool, step).
+		WithDetails(map[string]any{"tool": tool, "step": step})
+}
+
+func warn(w io.Writer, msgs []string) {
+	for _, m := range msgs {
+		fmt.Fprintln(w, "warning: "+m)
+	}
+}

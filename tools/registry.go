@@ -1,0 +1,246 @@
+// Package tools holds the one registry of tool actions. Every front door (CLI,
+// gateway method, node host, agent loop) runs an action through Invoke, so
+// validation, policy and result encoding happen in exactly one place.
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/tidwall/gjson"
+)
+
+// Where says which process runs an action.
+type Where int
+
+const (
+	// Local actions run in the calling process (files, fetch, search).
+	Local Where = iota
+	// Gateway actions need state that outlives one process (cron, nodes, sessions).
+	Gateway
+	// Either actions run locally or relayed; the state lives elsewhere (browser).
+	Either
+)
+
+func (w Where) String() string {
+	switch w {
+	case Gateway:
+		return "gateway"
+	case Either:
+		return "either"
+	}
+	return "local"
+}
+
+// Handler runs one action. params has already passed the action's schema.
+// The returned value is marshalled to JSON once by Invoke.
+type Handler func(ctx context.Context, env *Env, params json.RawMessage) (any, error)
+
+// Renderer prints a result for a human. It reads the result JSON, so it works
+// the same for a local and a relayed result.
+type Renderer func(w io.Writer, result gjson.Result) error
+
+// Action is one tool action (or gateway-native method), declared once.
+type Action struct {
+	// Tool is the agent-facing tool name ("read", "browser", "web_fetch").
+	// Empty for gateway-native methods that are not agent tools.
+	Tool string
+	// Verb is the action of a multi-action tool ("snapshot"); empty for
+	// single-action tools.
+	Verb string
+	// Method is the gateway wire method for gateway-native actions
+	// ("health", "config.get"). Agent tools are relayed through tools.invoke.
+	Method string
+	// Summary is one line for help and listings.
+	Summary string
+	// Description is the longer help text (optional).
+	Description string
+	// Examples are shell lines shown in help.
+	Examples []string
+	// Schema is the JSON Schema (an object schema) of the params.
+	Schema string
+	// Args are schema properties taken positionally on the command line, in order.
+	// A trailing "..." on the last one collects the rest as an array.
+	Args []string
+	// Scope is the operator scope required to call this over the gateway.
+	Scope string
+	// Where says where the action runs.
+	Where Where
+	// Run is the handler.
+	Run Handler
+	// Render prints the result for a human; nil prints indented JSON.
+	Render Renderer
+	// Hidden keeps a gateway-native method out of the CLI tree (it stays
+	// callable with `openclaw gateway call`).
+	Hidden bool
+
+	once     sync.Once
+	compiled *compiledSchema
+	err      error
+}
+
+// ID is the registry key: the wire method for gateway-native actions,
+// otherwise "tool" or "tool.verb".
+func (a *Action) ID() string {
+	if a.Method != "" && a.Tool == "" {
+		return a.Method
+	}
+	if a.Verb == "" {
+		return a.Tool
+	}
+	return a.Tool + "." + a.Verb
+}
+
+// registry is the one piece of global state: filled by init() functions,
+// read-only afterwards.
+var registry = map[string]*Action{}
+
+// Register adds an action. It panics on a duplicate id or a missing handler,
+// so a broken declaration fails at start-up and in every test.
+func Register(a *Action) {
+	if a.Tool == "" && a.Method == "" {
+		panic("tools.Register: action needs Tool or Method")
+	}
+	if a.Run == nil {
+		panic("tools.Register: " + a.ID() + ": no handler")
+	}
+	if a.Schema == "" {
+		a.Schema = `{"type":"object"}`
+	}
+	id := a.ID()
+	if _, dup := registry[id]; dup {
+		panic("tools.Register: duplicate action " + id)
+	}
+	registry[id] = a
+}
+
+// Lookup returns the action with this id, or nil.
+func Lookup(id string) *Action { return registry[id] }
+
+// All returns every action, sorted by id.
+func All() []*Action {
+	out := make([]*Action, 0, len(registry))
+	for _, a := range registry {
+		out = append(out, a)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID() < out[j].ID() })
+	return out
+}
+
+// ToolNames returns the distinct agent-facing tool names, sorted.
+func ToolNames() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, a := range registry {
+		if a.Tool != "" && !seen[a.Tool] {
+			seen[a.Tool] = true
+			out = append(out, a.Tool)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ToolActions returns the actions of one agent tool, sorted by verb.
+func ToolActions(tool string) []*Action {
+	var out []*Action
+	for _, a := range registry {
+		if a.Tool == tool {
+			out = append(out, a)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Verb < out[j].Verb })
+	return out
+}
+
+// Methods returns every gateway method name served: gateway-native methods
+// under their wire names. Agent tools are reached through tools.invoke.
+func Methods() []string {
+	var out []string
+	for _, a := range registry {
+		if a.Method != "" {
+			out = append(out, a.Method)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ByMethod finds the action serving a gateway wire method.
+func ByMethod(method string) *Action {
+	if a := registry[method]; a != nil && a.Method == method {
+		return a
+	}
+	for _, a := range registry {
+		if a.Method == method {
+			return a
+		}
+	}
+	return nil
+}
+
+// Suggest returns the registered ids closest to a misspelt one (at most 3).
+func Suggest(id string) []string {
+	ids := make([]string, 0, len(registry))
+	for k := range registry {
+		ids = append(ids, k)
+	}
+	return Closest(id, ids)
+}
+
+// Closest returns up to three candidates within edit distance 3 of word (or
+// starting with it), nearest first.
+func Closest(word string, candidates []string) []string {
+	type cand struct {
+		s string
+		d int
+	}
+	var cs []cand
+	w := strings.ToLower(word)
+	for _, k := range candidates {
+		d := levenshtein(w, strings.ToLower(k))
+		if d <= 3 || (w != "" && strings.HasPrefix(strings.ToLower(k), w)) {
+			cs = append(cs, cand{k, d})
+		}
+	}
+	sort.Slice(cs, func(i, j int) bool {
+		if cs[i].d != cs[j].d {
+			return cs[i].d < cs[j].d
+		}
+		return cs[i].s < cs[j].s
+	})
+	var out []string
+	for i := 0; i < len(cs) && i < 3; i++ {
+		out = append(out, cs[i].s)
+	}
+	return out
+}
+
+func levenshtein(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+// String is for debugging.
+func (a *Action) String() string { return fmt.Sprintf("%s (%s)", a.ID(), a.Where) }
