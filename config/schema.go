@@ -1,7 +1,6 @@
 package config
 
 import (
-	"bytes"
 	_ "embed"
 	"encoding/json"
 	"errors"
@@ -11,13 +10,11 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/openclaw-go/openclaw/schemacheck"
 )
 
 //go:embed schema.json
 var schemaJSON []byte
-
-const schemaID = "https://openclaw.invalid/schemas/openclaw.json"
 
 // Schema returns the JSON Schema (2020-12) of openclaw.json as far as this
 // port knows it. Objects whose keys we know are closed
@@ -27,35 +24,39 @@ func Schema() json.RawMessage {
 	return append(json.RawMessage(nil), schemaJSON...)
 }
 
+// The schema is decoded on first use (SchemaLookup, Validate) and compiled
+// for validation only when Validate needs it: start-up pays for neither.
 var schemaState struct {
-	once     sync.Once
+	docOnce  sync.Once
 	doc      map[string]any // decoded schema.json (numbers as float64)
-	compiled *jsonschema.Schema
+	docErr   error
+	once     sync.Once
+	compiled *schemacheck.Schema
 	err      error
 }
 
-func loadSchema() (map[string]any, *jsonschema.Schema, error) {
+func schemaDoc() (map[string]any, error) {
+	s := &schemaState
+	s.docOnce.Do(func() {
+		if err := json.Unmarshal(schemaJSON, &s.doc); err != nil {
+			s.docErr = fmt.Errorf("config schema: %w", err)
+		}
+	})
+	return s.doc, s.docErr
+}
+
+func loadSchema() (map[string]any, *schemacheck.Schema, error) {
+	doc, err := schemaDoc()
+	if err != nil {
+		return nil, nil, err
+	}
 	s := &schemaState
 	s.once.Do(func() {
-		if err := json.Unmarshal(schemaJSON, &s.doc); err != nil {
-			s.err = fmt.Errorf("config schema: %w", err)
-			return
-		}
-		raw, err := jsonschema.UnmarshalJSON(bytes.NewReader(schemaJSON))
-		if err != nil {
-			s.err = fmt.Errorf("config schema: %w", err)
-			return
-		}
-		c := jsonschema.NewCompiler()
-		if err := c.AddResource(schemaID, raw); err != nil {
-			s.err = fmt.Errorf("config schema: %w", err)
-			return
-		}
-		if s.compiled, err = c.Compile(schemaID); err != nil {
+		if s.compiled, err = schemacheck.Compile(schemaJSON); err != nil {
 			s.err = fmt.Errorf("config schema: %w", err)
 		}
 	})
-	return s.doc, s.compiled, s.err
+	return doc, s.compiled, s.err
 }
 
 // resolveRef follows local "#/$defs/name" references.
@@ -88,20 +89,23 @@ func resolveRef(root, node map[string]any) map[string]any {
 	return node
 }
 
-var lookupPathRe = regexp.MustCompile(`^[A-Za-z0-9_./\[\]\-*$]+$`)
+// Compiled on first use: package init stays free.
+var lookupPathRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Za-z0-9_./\[\]\-*$]+$`)
+})
 
 // SchemaLookup answers config.schema.lookup: the schema node at path
 // (shallow: no nested properties) and its direct children. Paths are dot
 // paths; [n], [*] and [] address array items and "*" a map's values; "."
 // is the root. An unknown path is an error "config schema path not found".
 func SchemaLookup(path string) (map[string]any, error) {
-	root, _, err := loadSchema()
+	root, err := schemaDoc()
 	if err != nil {
 		return nil, err
 	}
 	notFound := errors.New("config schema path not found")
 	trimmed := strings.TrimSpace(path)
-	if trimmed == "" || len(trimmed) > 1024 || !lookupPathRe.MatchString(trimmed) {
+	if trimmed == "" || len(trimmed) > 1024 || !lookupPathRe().MatchString(trimmed) {
 		return nil, notFound
 	}
 	wantsRoot := trimmed == "."
@@ -134,10 +138,10 @@ func SchemaLookup(path string) (map[string]any, error) {
 	}, nil
 }
 
-var indexRe = regexp.MustCompile(`\[(\*|\d*)\]`)
+var indexRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[(\*|\d*)\]`) })
 
 func normalizeLookupPath(p string) string {
-	p = indexRe.ReplaceAllStringFunc(p, func(m string) string {
+	p = indexRe().ReplaceAllStringFunc(p, func(m string) string {
 		inner := m[1 : len(m)-1]
 		if inner == "" {
 			inner = "*"

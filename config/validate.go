@@ -2,16 +2,12 @@ package config
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"math/big"
+	"slices"
 	"sort"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
+	"github.com/openclaw-go/openclaw/schemacheck"
 )
 
 // Issue is one validation finding. Path is a dot path ("gateway.bind",
@@ -41,14 +37,7 @@ func Validate(doc map[string]any) (issues []Issue, warnings []Issue) {
 	if p, bad := findNonFinite(doc, ""); bad {
 		c.add(p, "Invalid input: Infinity and NaN are not allowed")
 	}
-	if err := compiled.Validate(stripped); err != nil {
-		var ve *jsonschema.ValidationError
-		if errors.As(err, &ve) {
-			c.collect(ve)
-		} else {
-			c.add("", err.Error())
-		}
-	}
+	c.collect(compiled.Validate(stripped))
 	issues = c.issues
 	sortIssues(issues)
 	sortIssues(warnings)
@@ -223,14 +212,13 @@ func quoteJSON(v any) string {
 	return string(b)
 }
 
-// issueCollector turns a jsonschema error tree into one Issue per path.
+// issueCollector turns validation errors into at most one Issue per path,
+// worded like OpenClaw's (zod) messages.
 type issueCollector struct {
 	doc    any
 	issues []Issue
 	seen   map[string]bool
 }
-
-var printer = message.NewPrinter(language.English)
 
 func (c *issueCollector) add(path, msg string) {
 	if c.seen[path] {
@@ -240,61 +228,64 @@ func (c *issueCollector) add(path, msg string) {
 	c.issues = append(c.issues, Issue{Path: path, Message: msg})
 }
 
-func (c *issueCollector) collect(e *jsonschema.ValidationError) {
-	path := c.instancePath(e.InstanceLocation)
-	switch k := e.ErrorKind.(type) {
-	case *kind.Schema, *kind.Group, *kind.AllOf, *kind.Reference:
-		for _, cause := range e.Causes {
-			c.collect(cause)
+func (c *issueCollector) collect(errs []schemacheck.Error) {
+	for i := range errs {
+		e := &errs[i]
+		path := c.instancePath(e.Location)
+		switch e.Kind {
+		case schemacheck.KindAnyOf, schemacheck.KindOneOf, schemacheck.KindOneOfMany:
+			c.add(path, "Invalid input")
+		case schemacheck.KindRequired:
+			c.add(joinKey(path, e.Property), "Invalid input: expected a value, received undefined")
+		case schemacheck.KindType:
+			c.add(path, fmt.Sprintf("Invalid input: expected %s, received %s", strings.Join(e.Want, " | "), e.Got))
+		case schemacheck.KindEnum:
+			want := make([]string, len(e.Values))
+			for i, v := range e.Values {
+				want[i] = quoteJSON(v)
+			}
+			c.add(path, "Invalid option: expected one of "+strings.Join(want, "|"))
+		case schemacheck.KindConst:
+			c.add(path, "Invalid input: expected "+quoteJSON(e.Values[0]))
+		case schemacheck.KindMinimum:
+			c.add(path, "Too small: expected number to be >="+e.Bound)
+		case schemacheck.KindExclusiveMinimum:
+			c.add(path, "Too small: expected number to be >"+e.Bound)
+		case schemacheck.KindMaximum:
+			c.add(path, "Too big: expected number to be <="+e.Bound)
+		case schemacheck.KindExclusiveMaximum:
+			c.add(path, "Too big: expected number to be <"+e.Bound)
+		case schemacheck.KindMultipleOf:
+			c.add(path, "Invalid number: expected a multiple of "+e.Bound)
+		case schemacheck.KindMinLength:
+			c.add(path, fmt.Sprintf("Too small: expected string to have >=%d characters", e.Limit))
+		case schemacheck.KindMaxLength:
+			c.add(path, fmt.Sprintf("Too big: expected string to have <=%d characters", e.Limit))
+		case schemacheck.KindMinItems:
+			c.add(path, fmt.Sprintf("Too small: expected array to have >=%d items", e.Limit))
+		case schemacheck.KindMaxItems:
+			c.add(path, fmt.Sprintf("Too big: expected array to have <=%d items", e.Limit))
+		case schemacheck.KindMinProperties:
+			c.add(path, fmt.Sprintf("Too small: expected object to have >=%d keys", e.Limit))
+		case schemacheck.KindMaxProperties:
+			c.add(path, fmt.Sprintf("Too big: expected object to have <=%d keys", e.Limit))
+		case schemacheck.KindPattern:
+			c.add(path, "Invalid string: must match pattern /"+e.Pattern+"/")
+		case schemacheck.KindInvalidValue:
+			c.add(path, "Invalid input: Infinity and NaN are not allowed")
+		case schemacheck.KindAdditional:
+			// One issue per object, naming every extra key.
+			var keys []string
+			for j := range errs {
+				if errs[j].Kind == schemacheck.KindAdditional && slices.Equal(errs[j].Location, e.Location) {
+					keys = append(keys, errs[j].Property)
+				}
+			}
+			c.add(path, unrecognized(keys))
+		default:
+			c.add(path, "Invalid input: "+e.Message())
 		}
-		if len(e.Causes) == 0 {
-			c.add(path, k.LocalizedString(printer))
-		}
-	case *kind.AnyOf, *kind.OneOf:
-		c.add(path, "Invalid input")
-	case *kind.Required:
-		for _, m := range k.Missing {
-			c.add(joinKey(path, m), "Invalid input: expected a value, received undefined")
-		}
-	case *kind.Type:
-		c.add(path, fmt.Sprintf("Invalid input: expected %s, received %s", strings.Join(k.Want, " | "), k.Got))
-	case *kind.Enum:
-		want := make([]string, len(k.Want))
-		for i, v := range k.Want {
-			want[i] = quoteJSON(v)
-		}
-		c.add(path, "Invalid option: expected one of "+strings.Join(want, "|"))
-	case *kind.Const:
-		c.add(path, "Invalid input: expected "+quoteJSON(k.Want))
-	case *kind.Minimum:
-		c.add(path, "Too small: expected number to be >="+ratString(k.Want))
-	case *kind.ExclusiveMinimum:
-		c.add(path, "Too small: expected number to be >"+ratString(k.Want))
-	case *kind.Maximum:
-		c.add(path, "Too big: expected number to be <="+ratString(k.Want))
-	case *kind.ExclusiveMaximum:
-		c.add(path, "Too big: expected number to be <"+ratString(k.Want))
-	case *kind.MinLength:
-		c.add(path, fmt.Sprintf("Too small: expected string to have >=%d characters", k.Want))
-	case *kind.MaxLength:
-		c.add(path, fmt.Sprintf("Too big: expected string to have <=%d characters", k.Want))
-	case *kind.MinItems:
-		c.add(path, fmt.Sprintf("Too small: expected array to have >=%d items", k.Want))
-	case *kind.MaxItems:
-		c.add(path, fmt.Sprintf("Too big: expected array to have <=%d items", k.Want))
-	case *kind.AdditionalProperties:
-		c.add(path, unrecognized(k.Properties))
-	default:
-		c.add(path, e.ErrorKind.LocalizedString(printer))
 	}
-}
-
-func ratString(r *big.Rat) string {
-	if r.IsInt() {
-		return r.Num().String()
-	}
-	f, _ := r.Float64()
-	return fmt.Sprint(f)
 }
 
 // instancePath turns JSON-pointer tokens into a dot path, using the

@@ -54,10 +54,7 @@ func AgentSchema(tool string) (json.RawMessage, error) {
 func AgentDescription(tool string) string {
 	acts := ToolActions(tool)
 	if len(acts) == 1 && acts[0].Verb == "" {
-		if acts[0].Description != "" {
-			return acts[0].Summary + " " + acts[0].Description
-		}
-		return acts[0].Summary
+		return joinSentences(acts[0].Summary, acts[0].Description)
 	}
 	lines := make([]string, 0, len(acts))
 	for _, a := range acts {
@@ -103,4 +100,15 @@ func ResolveAgentCall(tool string, args json.RawMessage) (*Action, json.RawMessa
 		return nil, nil, err
 	}
 	return a, params, nil
+}
+
+// joinSentences joins a summary and a description into running text.
+func joinSentences(summary, desc string) string {
+	if desc == "" {
+		return summary
+	}
+	if !strings.HasSuffix(summary, ".") {
+		summary += "."
+	}
+	return summary + " " + desc
 }

@@ -1,21 +1,17 @@
 package tools
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
+	"github.com/openclaw-go/openclaw/schemacheck"
 )
 
 // compiledSchema is an action's params schema, compiled on first use so that
 // start-up pays nothing for actions a command does not touch.
-type compiledSchema struct{ s *jsonschema.Schema }
+type compiledSchema struct{ s *schemacheck.Schema }
 
 // SchemaIssue is one validation failure, located by JSON pointer.
 type SchemaIssue struct {
@@ -23,18 +19,10 @@ type SchemaIssue struct {
 	Message string `json:"message"`
 }
 
-// CompileSchema compiles a schema document; tests call it for every action.
-func CompileSchema(id, schema string) (*jsonschema.Schema, error) {
-	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(schema))
-	if err != nil {
-		return nil, fmt.Errorf("schema %s: %w", id, err)
-	}
-	url := "https://openclaw.invalid/schemas/" + id + ".json"
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource(url, doc); err != nil {
-		return nil, fmt.Errorf("schema %s: %w", id, err)
-	}
-	s, err := c.Compile(url)
+// CompileSchema compiles a schema document with the run-time validator.
+// Tests also compile every schema with a full JSON Schema implementation.
+func CompileSchema(id, schema string) (*schemacheck.Schema, error) {
+	s, err := schemacheck.Compile([]byte(schema))
 	if err != nil {
 		return nil, fmt.Errorf("schema %s: %w", id, err)
 	}
@@ -49,56 +37,31 @@ func (a *Action) schema() (*compiledSchema, error) {
 	return a.compiled, a.err
 }
 
-// Validate checks params against the action's schema and returns every issue.
+// Validate checks params against the action's schema and returns every
+// issue, sorted by path. The root is "/".
 func (a *Action) Validate(params json.RawMessage) ([]SchemaIssue, error) {
 	cs, err := a.schema()
 	if err != nil {
 		return nil, err
 	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(params))
+	inst, err := schemacheck.DecodeJSON(params)
 	if err != nil {
 		return []SchemaIssue{{Path: "", Message: "params are not valid JSON: " + err.Error()}}, nil
 	}
-	verr := cs.s.Validate(inst)
-	if verr == nil {
+	errs := cs.s.Validate(inst)
+	if len(errs) == 0 {
 		return nil, nil
 	}
-	ve, ok := verr.(*jsonschema.ValidationError)
-	if !ok {
-		return []SchemaIssue{{Message: verr.Error()}}, nil
+	out := make([]SchemaIssue, len(errs))
+	for i := range errs {
+		p := errs[i].Pointer()
+		if p == "" {
+			p = "/"
+		}
+		out[i] = SchemaIssue{Path: p, Message: errs[i].Message()}
 	}
-	var out []SchemaIssue
-	collectIssues(ve, &out)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out, nil
-}
-
-// collectIssues walks to the leaf causes: they carry the useful messages.
-func collectIssues(e *jsonschema.ValidationError, out *[]SchemaIssue) {
-	if len(e.Causes) == 0 {
-		if _, isGroup := e.ErrorKind.(*kind.Group); isGroup {
-			return
-		}
-		*out = append(*out, SchemaIssue{Path: pointer(e.InstanceLocation), Message: e.ErrorKind.LocalizedString(printer)})
-		return
-	}
-	for _, c := range e.Causes {
-		collectIssues(c, out)
-	}
-}
-
-var printer = message.NewPrinter(language.English)
-
-func pointer(loc []string) string {
-	if len(loc) == 0 {
-		return "/"
-	}
-	var b strings.Builder
-	for _, p := range loc {
-		b.WriteByte('/')
-		b.WriteString(strings.ReplaceAll(strings.ReplaceAll(p, "~", "~0"), "/", "~1"))
-	}
-	return b.String()
 }
 
 // FormatIssues renders issues as "path: message; ..." for one-line errors.

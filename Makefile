@@ -1,0 +1,31 @@
+# openclaw (Go) — build, test, benchmark, docs.
+GO      ?= go
+BIN     := bin/openclaw
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -s -w -X github.com/openclaw-go/openclaw/commands.Version=$(VERSION)
+
+.PHONY: build test bench docs lint fuzz interop clean
+
+build: ## static binary in bin/openclaw
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/openclaw
+
+test: ## the whole suite (what CI runs)
+	$(GO) vet ./...
+	$(GO) test -count=1 ./...
+
+bench: build ## Go benchmarks plus whole-process timings of CLI calls
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+	./scripts/bench-cli.sh $(BIN)
+
+docs: ## regenerate man/openclaw.1 and completions/
+	$(GO) run ./cmd/openclaw __gen-docs --dir .
+
+lint: ## gofmt + go vet
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
+	$(GO) vet ./...
+
+fuzz: ## run each fuzz target for a short while
+	./scripts/fuzz.sh 20s
+
+clean:
+	rm -rf bin

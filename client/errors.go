@@ -1,0 +1,221 @@
+package client
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/openclaw-go/openclaw/protocol"
+	"github.com/openclaw-go/openclaw/tools"
+)
+
+// ErrClosed is wrapped by Conn.Err and by pending calls after the client
+// itself closed the connection (Conn.Close).
+var ErrClosed = errors.New("gateway connection closed by client")
+
+// CallError is a gateway response with ok:false.
+type CallError struct {
+	Method       string // the method called ("connect" for a rejected handshake)
+	Code         string // gateway error code, e.g. INVALID_REQUEST, FORBIDDEN
+	Message      string
+	Details      any // decoded JSON (map[string]any usually), nil when absent
+	Retryable    bool
+	RetryAfterMs int64
+}
+
+func newCallError(method string, e *protocol.ErrorShape) *CallError {
+	ce := &CallError{Method: method}
+	if e != nil {
+		ce.Code, ce.Message, ce.Details = e.Code, e.Message, e.Details
+		if e.Retryable != nil {
+			ce.Retryable = *e.Retryable
+		}
+		if e.RetryAfterMs != nil {
+			ce.RetryAfterMs = *e.RetryAfterMs
+		}
+	}
+	if ce.Code == "" {
+		ce.Code = protocol.ErrUnavailable
+	}
+	if ce.Message == "" {
+		ce.Message = "gateway request failed: " + method
+	}
+	return ce
+}
+
+func (e *CallError) Error() string { return e.Message }
+
+// DetailCode returns details.code ("AUTH_TOKEN_MISMATCH", "MISSING_SCOPE", …)
+// or "".
+func (e *CallError) DetailCode() string {
+	if m, ok := e.Details.(map[string]any); ok {
+		if s, ok := m["code"].(string); ok {
+			return s
+		}
+	}
+	return ""
+}
+
+// ToolError maps the gateway error onto the CLI's error codes:
+//
+//   - a code that already is a tools code (INVALID_PARAMS, DENIED, TIMEOUT, …,
+//     as our own gateway relays tool failures) is kept with its details
+//     verbatim, so a relayed tool error looks exactly like a local one;
+//   - INVALID_REQUEST "invalid <method> params: …" → CodeInvalidParams (2);
+//   - FORBIDDEN → CodeDenied (3); NOT_PAIRED → CodeAuth (4);
+//   - AGENT_TIMEOUT → CodeTimeout (124); APPROVAL_NOT_FOUND and details codes
+//     ending in _NOT_FOUND → CodeNotFound (1);
+//   - anything else (UNAVAILABLE, other INVALID_REQUEST) → CodeFailed (1).
+//
+// Mapped errors carry Details {"gatewayCode": Code, "details": Details} (and
+// "retryable"/"retryAfterMs" when set) so the original code is not lost.
+func (e *CallError) ToolError() *tools.Error {
+	if isToolsCode(e.Code) {
+		return tools.Errorf(e.Code, "%w", e).WithDetails(e.Details)
+	}
+	code := tools.CodeFailed
+	switch e.Code {
+	case protocol.ErrInvalidRequest:
+		if strings.HasPrefix(e.Message, "invalid ") && strings.Contains(e.Message, " params") {
+			code = tools.CodeInvalidParams
+		}
+	case protocol.ErrForbidden:
+		code = tools.CodeDenied
+	case protocol.ErrNotPaired:
+		code = tools.CodeAuth
+	case protocol.ErrApprovalNotFound:
+		code = tools.CodeNotFound
+	case "AGENT_TIMEOUT":
+		code = tools.CodeTimeout
+	}
+	if code == tools.CodeFailed && strings.HasSuffix(e.DetailCode(), "_NOT_FOUND") {
+		code = tools.CodeNotFound
+	}
+	return tools.Errorf(code, "%w", e).WithDetails(e.wrappedDetails())
+}
+
+func (e *CallError) wrappedDetails() map[string]any {
+	d := map[string]any{"gatewayCode": e.Code}
+	if e.Details != nil {
+		d["details"] = e.Details
+	}
+	if e.Retryable {
+		d["retryable"] = true
+	}
+	if e.RetryAfterMs > 0 {
+		d["retryAfterMs"] = e.RetryAfterMs
+	}
+	return d
+}
+
+// As lets errors.As(err, &toolErr) (and so tools.AsError) turn a CallError
+// into its mapped *tools.Error.
+func (e *CallError) As(target any) bool {
+	if t, ok := target.(**tools.Error); ok {
+		*t = e.ToolError()
+		return true
+	}
+	return false
+}
+
+func isToolsCode(code string) bool {
+	switch code {
+	case tools.CodeInvalidParams, tools.CodeUsage, tools.CodeUnknownTool, tools.CodeDenied,
+		tools.CodeAuth, tools.CodeUnreachable, tools.CodePendingApproval, tools.CodeTimeout,
+		tools.CodeInterrupted, tools.CodeNotFound, tools.CodeFailed:
+		return true
+	}
+	return false
+}
+
+// CloseError is the WebSocket close that ended a connection. It is wrapped
+// (as the cause) by the *tools.Error returned from Conn.Err and from calls
+// pending at that moment; its message is `gateway closed (<code>): <reason>`.
+type CloseError struct {
+	Code   int
+	Reason string
+}
+
+func (e *CloseError) Error() string {
+	return fmt.Sprintf("gateway closed (%d): %s", e.Code, e.Reason)
+}
+
+// closeToolError classifies a close: revoked authority (4001) and auth or
+// pairing closes (1008 with such a reason) are CodeAuth, the rest CodeFailed.
+func closeToolError(ce *CloseError) *tools.Error {
+	code := tools.CodeFailed
+	r := strings.ToLower(ce.Reason)
+	switch {
+	case ce.Code == 4001:
+		code = tools.CodeAuth
+	case ce.Code == protocol.ClosePolicyViolation && (strings.HasPrefix(r, "unauthorized") ||
+		strings.Contains(r, "pairing required") || strings.Contains(r, "device token mismatch") ||
+		strings.Contains(r, "device identity") || strings.Contains(r, "device signature")):
+		code = tools.CodeAuth
+	}
+	return tools.Errorf(code, "%w", ce).WithDetails(map[string]any{"closeCode": ce.Code, "closeReason": ce.Reason})
+}
+
+// connectAuthDetailCodes are connect rejections that mean "fix your
+// credentials or pair the device" (exit 4), besides AUTH_* and DEVICE_AUTH_*.
+var connectAuthDetailCodes = map[string]bool{
+	"PAIRING_REQUIRED": true, "NOT_PAIRED": true, "DEVICE_IDENTITY_REQUIRED": true,
+	"CONTROL_UI_DEVICE_IDENTITY_REQUIRED": true,
+}
+
+// connectToolError maps a rejected connect (res ok:false to the connect
+// request) onto a *tools.Error wrapping the *CallError.
+func connectToolError(o *Options, ce *CallError) *tools.Error {
+	dc := ce.DetailCode()
+	details := ce.wrappedDetails()
+	switch {
+	case dc == "PROTOCOL_MISMATCH" || ce.Message == "protocol mismatch":
+		want := ""
+		if m, ok := ce.Details.(map[string]any); ok {
+			if v, ok := m["expectedProtocol"]; ok {
+				want = fmt.Sprintf(", the gateway speaks protocol %v", v)
+			}
+		}
+		return tools.Errorf(tools.CodeFailed, "gateway protocol mismatch: this client speaks protocol %d..%d%s (%w)",
+			o.MinProtocol, o.MaxProtocol, want, ce).WithDetails(details)
+	case strings.HasPrefix(dc, "AUTH_") || strings.HasPrefix(dc, "DEVICE_AUTH_") || connectAuthDetailCodes[dc] ||
+		ce.Code == protocol.ErrNotPaired || (dc == "" && strings.HasPrefix(ce.Message, "unauthorized")):
+		return tools.Errorf(tools.CodeAuth, "%w", ce).WithDetails(details)
+	}
+	return tools.Errorf(tools.CodeFailed, "%w", ce).WithDetails(details)
+}
+
+// reconnectPauseCodes stop a Session's reconnect loop (§8.3): retrying
+// cannot succeed without the user changing something.
+var reconnectPauseCodes = map[string]bool{
+	"AUTH_TOKEN_MISSING": true, "AUTH_BOOTSTRAP_TOKEN_INVALID": true, "AUTH_PASSWORD_MISSING": true,
+	"AUTH_PASSWORD_MISMATCH": true, "AUTH_RATE_LIMITED": true, "AUTH_DEVICE_TOKEN_MISMATCH": true,
+	"AUTH_SCOPE_MISMATCH": true, "AUTH_IDENTITY_HEADER_REQUIRED": true, "AUTH_VERIFIED_USER_REQUIRED": true,
+	"CONTROL_UI_BUILD_MISMATCH": true, "CONTROL_UI_DEVICE_IDENTITY_REQUIRED": true,
+	"DEVICE_IDENTITY_REQUIRED": true, "AUTH_TOKEN_MISMATCH": true, "PROTOCOL_MISMATCH": true,
+	"CLIENT_VERSION_MISMATCH": true,
+}
+
+// isFatalConnectError reports whether err is a connect rejection after which
+// automatic reconnects pause.
+func isFatalConnectError(err error) bool {
+	ce, ok := asCallError(err)
+	if !ok || ce.Method != "connect" {
+		return false
+	}
+	dc := ce.DetailCode()
+	if dc == "PAIRING_REQUIRED" {
+		m, _ := ce.Details.(map[string]any)
+		if p, ok := m["pauseReconnect"].(bool); ok && !p {
+			return false
+		}
+		return m["recommendedNextStep"] != "wait_then_retry"
+	}
+	return reconnectPauseCodes[dc] || ce.Message == "protocol mismatch"
+}
+
+func asCallError(err error) (*CallError, bool) {
+	var ce *CallError
+	ok := errors.As(err, &ce)
+	return ce, ok
+}

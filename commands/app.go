@@ -1,0 +1,123 @@
+// Package commands builds the `openclaw` command line from the tool registry
+// plus the commands that are not tools (serve, config, tools, completion).
+package commands
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/openclaw-go/openclaw/tools"
+	"github.com/urfave/cli/v2"
+)
+
+// Version is the CLI version (set with -ldflags at build time).
+var Version = "2026.9.6-go"
+
+// Main runs the CLI and returns the process exit code.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	r := newRuntime(stdin, stdout, stderr)
+	app := r.newApp()
+	args = normalizeArgs(app, args)
+	jsonOut := hasFlag(args, "json") || !isTerminal(stdout)
+	if err := app.Run(args); err != nil {
+		if isUsage(err) {
+			err = tools.Errorf(tools.CodeUsage, "%v", err)
+		}
+		return r.report(err, jsonOut)
+	}
+	return 0
+}
+
+func hasFlag(args []string, name string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == "--"+name || a == "-"+name || strings.HasPrefix(a, "--"+name+"=") {
+			return true
+		}
+	}
+	return false
+}
+
+// newApp builds the whole command tree.
+func (r *runtime) newApp() *cli.App {
+	app := &cli.App{
+		Name:                      "openclaw",
+		Usage:                     "the OpenClaw agent tools as composable commands, and their gateway",
+		Version:                   Version,
+		Writer:                    r.stdout,
+		ErrWriter:                 r.stderr,
+		EnableBashCompletion:      true,
+		DisableSliceFlagSeparator: true,
+		HideHelpCommand:           true,
+		ExitErrHandler:            func(*cli.Context, error) {},
+		CustomAppHelpTemplate:     cli.AppHelpTemplate + exitCodesHelp,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "profile", Usage: "use the state and config of profile `NAME` (~/.openclaw-NAME)", EnvVars: []string{"OPENCLAW_PROFILE"}},
+			&cli.BoolFlag{Name: "dev", Usage: "use the dev instance (~/.openclaw-dev, gateway port 19001)"},
+			&cli.BoolFlag{Name: "no-color", Usage: "never colour output (NO_COLOR is honoured too)"},
+		},
+		OnUsageError: func(c *cli.Context, err error, _ bool) error {
+			return usageError("%v (see `openclaw --help`)", err)
+		},
+	}
+	app.Commands = mergeCommands(append(r.toolCommands(), r.builtinCommands()...))
+	sort.SliceStable(app.Commands, func(i, j int) bool { return app.Commands[i].Name < app.Commands[j].Name })
+	app.Action = func(c *cli.Context) error {
+		if c.NArg() > 0 {
+			return unknownCommand("openclaw", c.Args().First(), app.Commands)
+		}
+		return cli.ShowAppHelp(c)
+	}
+	finishTree(app.Commands)
+	return app
+}
+
+// finishTree gives every command the exit-code help, usage-error handling
+// and, for groups, an action that rejects unknown verbs with a suggestion.
+func finishTree(cmds []*cli.Command) {
+	for _, c := range cmds {
+		c := c
+		if c.OnUsageError == nil {
+			c.OnUsageError = func(ctx *cli.Context, err error, _ bool) error {
+				return usageError("%v (see `%s --help`)", err, ctx.Command.HelpName)
+			}
+		}
+		if len(c.Subcommands) > 0 {
+			c.CustomHelpTemplate = cli.SubcommandHelpTemplate + exitCodesHelp
+			c.HideHelpCommand = true
+			if c.Action == nil {
+				c.Action = func(ctx *cli.Context) error {
+					if ctx.NArg() > 0 {
+						return unknownCommand(ctx.Command.HelpName, ctx.Args().First(), c.Subcommands)
+					}
+					return cli.ShowSubcommandHelp(ctx)
+				}
+			}
+			finishTree(c.Subcommands)
+		} else {
+			c.CustomHelpTemplate = cli.CommandHelpTemplate + exitCodesHelp
+		}
+	}
+}
+
+func unknownCommand(parent, word string, cmds []*cli.Command) error {
+	var names []string
+	for _, c := range cmds {
+		if !c.Hidden {
+			names = append(names, c.Name)
+		}
+	}
+	msg := fmt.Sprintf("unknown command %q for %q", word, parent)
+	if s := tools.Closest(word, names); len(s) > 0 {
+		msg += fmt.Sprintf("; did you mean %q?", s[0])
+	}
+	e := tools.Errorf(tools.CodeUsage, "%s (see `%s --help`)", msg, parent)
+	return e
+}
+
+var errSilent = errors.New("")

@@ -1,0 +1,56 @@
+package commands
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/urfave/cli/v2"
+)
+
+// generatedDocs returns every generated file (path relative to the repo
+// root → content). `make docs` writes them; a test fails when the committed
+// copies drift from the app.
+func generatedDocs(app *cli.App) (map[string]string, error) {
+	app.Setup() // adds --help/--version as a run does, so both paths agree
+	man, err := app.ToManWithSection(1)
+	if err != nil {
+		return nil, fmt.Errorf("man page: %w", err)
+	}
+	fish, err := app.ToFishCompletion()
+	if err != nil {
+		return nil, fmt.Errorf("fish completion: %w", err)
+	}
+	return map[string]string{
+		"man/openclaw.1":            man,
+		"completions/openclaw.bash": bashCompletion,
+		"completions/openclaw.zsh":  zshCompletion,
+		"completions/openclaw.fish": fish,
+	}, nil
+}
+
+func (r *runtime) docsCommand() *cli.Command {
+	return &cli.Command{
+		Name:   "__gen-docs",
+		Hidden: true,
+		Usage:  "write man/openclaw.1 and completions/ under DIR (used by `make docs`)",
+		Flags:  []cli.Flag{&cli.StringFlag{Name: "dir", Value: ".", Usage: "repository root `DIR`"}},
+		Action: func(c *cli.Context) error {
+			files, err := generatedDocs(c.App)
+			if err != nil {
+				return err
+			}
+			for rel, content := range files {
+				p := filepath.Join(c.String("dir"), rel)
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					return fmt.Errorf("gen-docs: %w", err)
+				}
+				if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+					return fmt.Errorf("gen-docs: %w", err)
+				}
+				fmt.Fprintln(r.stderr, "wrote", p)
+			}
+			return nil
+		},
+	}
+}

@@ -1,0 +1,157 @@
+package commands
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/openclaw-go/openclaw/tools"
+	"github.com/urfave/cli/v2"
+)
+
+// buildParams assembles an action's params: --params (JSON, @file or - for
+// stdin) first, then positional arguments, then flags, each overriding the
+// one before.
+func buildParams(c *cli.Context, a *tools.Action, stdin io.Reader) (json.RawMessage, error) {
+	obj := map[string]any{}
+	if src := c.String("params"); src != "" {
+		raw, err := readParamsSource(src, stdin)
+		if err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
+			return nil, tools.Errorf(tools.CodeUsage, "--params must be a JSON object: %v", errOrNull(err))
+		}
+	}
+	props := schemaProps(a.Schema)
+	byName := map[string]prop{}
+	for _, p := range props {
+		byName[p.Name] = p
+	}
+	args := c.Args().Slice()
+	for i, name := range a.Args {
+		rest := strings.HasSuffix(name, "...")
+		name = strings.TrimSuffix(name, "...")
+		if i >= len(args) {
+			break
+		}
+		if rest {
+			var vals []any
+			for _, s := range args[i:] {
+				vals = append(vals, coerce(byName[name], s, true))
+			}
+			obj[name] = vals
+			args = nil
+			break
+		}
+		obj[name] = coerce(byName[name], args[i], false)
+	}
+	if len(args) > len(a.Args) {
+		extra := args[len(a.Args):]
+		return nil, tools.Errorf(tools.CodeUsage, "unexpected argument %q (this command takes %s)", extra[0], argsUsage(a))
+	}
+	for _, p := range props {
+		fl := kebab(p.Name)
+		if reservedFlags[fl] || !c.IsSet(fl) {
+			continue
+		}
+		switch {
+		case p.is("boolean") && len(p.Types) == 1:
+			obj[p.Name] = c.Bool(fl)
+		case p.is("array"):
+			var vals []any
+			for _, s := range c.StringSlice(fl) {
+				vals = append(vals, coerce(p, s, true))
+			}
+			obj[p.Name] = vals
+		default:
+			obj[p.Name] = coerce(p, c.String(fl), false)
+		}
+	}
+	return json.Marshal(obj)
+}
+
+func errOrNull(err error) string {
+	if err == nil {
+		return "got null"
+	}
+	return err.Error()
+}
+
+// readParamsSource reads "-" (stdin), "@file" or literal JSON.
+func readParamsSource(src string, stdin io.Reader) ([]byte, error) {
+	switch {
+	case src == "-":
+		b, err := io.ReadAll(stdin)
+		if err != nil {
+			return nil, fmt.Errorf("read params from stdin: %w", err)
+		}
+		return b, nil
+	case strings.HasPrefix(src, "@"):
+		b, err := os.ReadFile(src[1:])
+		if err != nil {
+			return nil, tools.Errorf(tools.CodeUsage, "--params %s: %v", src, err)
+		}
+		return b, nil
+	}
+	return []byte(src), nil
+}
+
+// coerce turns a command-line string into the JSON value the schema wants.
+// Values that do not fit are passed as strings, so the schema reports them
+// together with every other problem.
+func coerce(p prop, s string, item bool) any {
+	types := p.Types
+	if item {
+		types = p.ItemTypes
+	}
+	has := func(t string) bool {
+		for _, x := range types {
+			if x == t {
+				return true
+			}
+		}
+		return false
+	}
+	if has("integer") || has("number") {
+		if n, err := strconv.ParseFloat(s, 64); err == nil {
+			if !has("string") || looksNumeric(s) {
+				return json.Number(strconv.FormatFloat(n, 'f', -1, 64))
+			}
+		}
+	}
+	if has("boolean") {
+		if b, err := strconv.ParseBool(s); err == nil {
+			return b
+		}
+	}
+	if has("object") || has("array") || (!item && p.is("array")) {
+		t := strings.TrimSpace(s)
+		if strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
+			var v any
+			if json.Unmarshal([]byte(t), &v) == nil {
+				return v
+			}
+		}
+	}
+	return s
+}
+
+func looksNumeric(s string) bool {
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil
+}
+
+func argsUsage(a *tools.Action) string {
+	if len(a.Args) == 0 {
+		return "no positional arguments"
+	}
+	parts := make([]string, len(a.Args))
+	for i, n := range a.Args {
+		parts[i] = "<" + n + ">"
+	}
+	return strings.Join(parts, " ")
+}

@@ -1,0 +1,93 @@
+package commands
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/mattn/go-isatty"
+	"github.com/openclaw-go/openclaw/config"
+	"github.com/openclaw-go/openclaw/tools"
+	"github.com/urfave/cli/v2"
+)
+
+// runtime is one CLI invocation: its streams and, loaded only when a command
+// needs them, the state paths and the config.
+type runtime struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+
+	paths *config.Paths
+	cfg   *config.Config
+}
+
+func newRuntime(stdin io.Reader, stdout, stderr io.Writer) *runtime {
+	return &runtime{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv}
+}
+
+// Paths resolves the state dir and config path from --profile/--dev and the
+// environment.
+func (r *runtime) Paths(c *cli.Context) (config.Paths, error) {
+	if r.paths != nil {
+		return *r.paths, nil
+	}
+	p, err := config.ResolvePaths(r.getenv, c.String("profile"), c.Bool("dev"))
+	if err != nil {
+		return p, tools.Errorf(tools.CodeUsage, "%v", err)
+	}
+	r.paths = &p
+	return p, nil
+}
+
+// Config loads the config file once; a missing file yields the defaults.
+func (r *runtime) Config(c *cli.Context) (*config.Config, error) {
+	if r.cfg != nil {
+		return r.cfg, nil
+	}
+	p, err := r.Paths(c)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := config.Load(p.ConfigPath, r.getenv)
+	if err != nil {
+		return nil, err
+	}
+	r.cfg = cfg
+	return cfg, nil
+}
+
+// Env builds the tool environment for a local invocation.
+func (r *runtime) Env(c *cli.Context) (*tools.Env, error) {
+	cfg, err := r.Config(c)
+	if err != nil {
+		return nil, err
+	}
+	p, _ := r.Paths(c)
+	// From the shell, relative paths mean the current directory: the CLI
+	// user's workspace is where they stand.
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, fmt.Errorf("working directory: %w", err)
+	}
+	return &tools.Env{Config: cfg, StateDir: p.StateDir, Workspace: wd, Warn: r.stderr,
+		Subject: tools.Subject{AgentID: r.getenv("OPENCLAW_AGENT_ID")}}, nil
+}
+
+// stdoutTTY reports whether stdout is a terminal (human output).
+func (r *runtime) stdoutTTY() bool { return isTerminal(r.stdout) }
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
+}
+
+// jsonMode is true with --json or when stdout is not a terminal.
+func (r *runtime) jsonMode(c *cli.Context) bool {
+	return c.Bool("json") || !r.stdoutTTY()
+}
+
+// color is on only on a terminal, without NO_COLOR or --no-color.
+func (r *runtime) color(c *cli.Context) bool {
+	return r.stdoutTTY() && r.getenv("NO_COLOR") == "" && !c.Bool("no-color")
+}

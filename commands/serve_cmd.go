@@ -1,0 +1,124 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/openclaw-go/openclaw/gateway"
+	"github.com/openclaw-go/openclaw/tools"
+	"github.com/urfave/cli/v2"
+)
+
+func serveFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.IntFlag{Name: "port", Usage: "listen on `PORT` (default gateway.port, OPENCLAW_GATEWAY_PORT, 18789; 19001 with --dev)"},
+		&cli.StringFlag{Name: "bind", Usage: "loopback|lan|custom (default gateway.bind, loopback)"},
+		&cli.StringFlag{Name: "host", Usage: "address to bind with --bind custom (gateway.customBindHost)"},
+		&cli.StringFlag{Name: "auth", Usage: "none|token|password (default gateway.auth.mode)"},
+		&cli.StringFlag{Name: "token", Usage: "shared `TOKEN` clients must present (env OPENCLAW_GATEWAY_TOKEN)", EnvVars: []string{"OPENCLAW_GATEWAY_TOKEN"}},
+		&cli.StringFlag{Name: "password", Usage: "shared `PASSWORD` (env OPENCLAW_GATEWAY_PASSWORD)", EnvVars: []string{"OPENCLAW_GATEWAY_PASSWORD"}},
+		&cli.StringFlag{Name: "password-file", Usage: "read the password from `FILE`"},
+		&cli.BoolFlag{Name: "force", Usage: "accepted for compatibility; a busy port is reported, never killed"},
+		&cli.BoolFlag{Name: "allow-unconfigured", Usage: "accepted for compatibility (this gateway always starts on its defaults)"},
+		&cli.BoolFlag{Name: "verbose", Usage: "log every request"},
+	}
+}
+
+// serveCommand is `openclaw serve`, also reachable as `openclaw gateway run`.
+func (r *runtime) serveCommand(name string) *cli.Command {
+	return &cli.Command{
+		Name:  name,
+		Usage: "run the gateway: the tool registry over OpenClaw's WebSocket protocol v4",
+		Description: "Listens on one port for HTTP and WebSocket, loopback only unless --bind says otherwise\n" +
+			"(which then needs --auth token or password). SIGTERM/SIGINT drain and stop; SIGUSR1 reloads\n" +
+			"the config in place.\n\nEXAMPLES:\n   openclaw serve\n   openclaw serve --auth token --token s3cret --port 18790\n   openclaw --dev serve",
+		Flags:  serveFlags(),
+		Action: r.serve,
+	}
+}
+
+func (r *runtime) serve(c *cli.Context) error {
+	p, err := r.Paths(c)
+	if err != nil {
+		return err
+	}
+	cfg, err := r.Config(c)
+	if err != nil {
+		return err
+	}
+	opts := gateway.Options{
+		Port:     c.Int("port"),
+		Bind:     firstNonEmpty(c.String("bind"), cfg.String("gateway.bind", ""), "loopback"),
+		Host:     firstNonEmpty(c.String("host"), cfg.String("gateway.customBindHost", "")),
+		AuthMode: firstNonEmpty(c.String("auth"), cfg.String("gateway.auth.mode", "")),
+		Token:    firstNonEmpty(c.String("token"), cfg.String("gateway.auth.token", "")),
+		Password: firstNonEmpty(c.String("password"), cfg.String("gateway.auth.password", "")),
+		Paths:    p,
+		Config:   cfg,
+		Version:  Version,
+		Verbose:  c.Bool("verbose"),
+		Log:      r.stderr,
+	}
+	if f := c.String("password-file"); f != "" {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return tools.Errorf(tools.CodeUsage, "--password-file: %v", err)
+		}
+		opts.Password = strings.TrimSpace(string(b))
+	}
+	if opts.AuthMode == "" {
+		switch {
+		case opts.Password != "" && opts.Token == "":
+			opts.AuthMode = "password"
+		case opts.Token != "":
+			opts.AuthMode = "token"
+		default:
+			opts.AuthMode = "none"
+		}
+	}
+	if opts.Port == 0 {
+		opts.Port = r.gatewayPort(c, cfg.Int("gateway.port", 0))
+	}
+	srv, err := gateway.New(opts)
+	if err != nil {
+		return tools.Errorf(tools.CodeUsage, "%v", err)
+	}
+	if err := srv.Listen(); err != nil {
+		return err
+	}
+	fmt.Fprintf(r.stderr, "openclaw gateway listening on ws://%s (auth %s, state %s)\n", srv.Addr(), opts.AuthMode, p.StateDir)
+
+	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	usr1 := make(chan os.Signal, 1)
+	signal.Notify(usr1, syscall.SIGUSR1)
+	defer signal.Stop(usr1)
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-usr1:
+				if err := srv.Reload(); err != nil {
+					fmt.Fprintf(r.stderr, "openclaw gateway: reload: %v\n", err)
+				}
+			}
+		}
+	}()
+	return srv.Serve(ctx)
+}
+
+func firstNonEmpty(vals ...string) string {
+	for _, v := range vals {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+var _ = context.Background

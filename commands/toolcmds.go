@@ -1,0 +1,154 @@
+package commands
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/openclaw-go/openclaw/tools"
+	"github.com/urfave/cli/v2"
+)
+
+// reservedFlags are the flags every tool command has; a schema property of
+// the same name is reachable positionally or through --params.
+var reservedFlags = map[string]bool{
+	"json": true, "query": true, "params": true, "url": true, "token": true,
+	"password": true, "timeout": true, "remote": true, "help": true, "h": true,
+}
+
+// outputFlags select the output form.
+func outputFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.BoolFlag{Name: "json", Usage: "print the result JSON only (the default when stdout is not a terminal)"},
+		&cli.StringFlag{Name: "query", Usage: "print only the part of the result at gjson `PATH`"},
+	}
+}
+
+// connFlags choose and authenticate a gateway.
+func connFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "url", Usage: "gateway WebSocket `URL` (env OPENCLAW_GATEWAY_URL, config gateway.remote.url)", EnvVars: []string{"OPENCLAW_GATEWAY_URL"}},
+		&cli.StringFlag{Name: "token", Usage: "gateway `TOKEN` (env OPENCLAW_GATEWAY_TOKEN)", EnvVars: []string{"OPENCLAW_GATEWAY_TOKEN"}},
+		&cli.StringFlag{Name: "password", Usage: "gateway `PASSWORD` (env OPENCLAW_GATEWAY_PASSWORD)", EnvVars: []string{"OPENCLAW_GATEWAY_PASSWORD"}},
+		&cli.DurationFlag{Name: "timeout", Usage: "give up after `DURATION` (e.g. 10s)"},
+	}
+}
+
+// toolCommands builds one command per tool action, grouped by family.
+func (r *runtime) toolCommands() []*cli.Command {
+	groups := map[string]*cli.Command{}
+	var top []*cli.Command
+	for _, name := range tools.ToolNames() {
+		acts := tools.ToolActions(name)
+		multi := len(acts) > 1 || (len(acts) == 1 && acts[0].Verb != "")
+		for _, a := range acts {
+			path := commandPath(a.Tool, a.Verb, multi)
+			cmd := r.actionCommand(a, path[len(path)-1])
+			if len(path) == 1 {
+				top = append(top, cmd)
+				continue
+			}
+			g := groups[path[0]]
+			if g == nil {
+				g = &cli.Command{Name: path[0], Usage: groupUsage(path[0], name, multi)}
+				groups[path[0]] = g
+				top = append(top, g)
+			}
+			g.Subcommands = append(g.Subcommands, cmd)
+		}
+	}
+	for _, g := range groups {
+		sort.Slice(g.Subcommands, func(i, j int) bool { return g.Subcommands[i].Name < g.Subcommands[j].Name })
+	}
+	return top
+}
+
+func groupUsage(group, tool string, multi bool) string {
+	if multi {
+		return "the " + tool + " tool"
+	}
+	return group + " tools"
+}
+
+// actionCommand is the CLI face of one action: its schema properties as
+// flags, its Args as positionals.
+func (r *runtime) actionCommand(a *tools.Action, name string) *cli.Command {
+	flags := append(outputFlags(),
+		&cli.StringFlag{Name: "params", Usage: "params as a JSON object, @file, or - for stdin (flags override)"})
+	if a.Where != tools.Gateway {
+		flags = append(flags, &cli.BoolFlag{Name: "remote", Usage: "run on the gateway instead of in this process"})
+	}
+	flags = append(flags, connFlags()...)
+	for _, p := range schemaProps(a.Schema) {
+		fl := kebab(p.Name)
+		if reservedFlags[fl] {
+			continue
+		}
+		usage := p.Description
+		if len(p.Enum) > 0 {
+			usage += " (" + strings.Join(p.Enum, "|") + ")"
+		}
+		switch {
+		case p.is("boolean") && len(p.Types) == 1:
+			flags = append(flags, &cli.BoolFlag{Name: fl, Usage: usage})
+		case p.is("array"):
+			flags = append(flags, &cli.StringSliceFlag{Name: fl, Usage: usage + " (repeatable)"})
+		default:
+			flags = append(flags, &cli.StringFlag{Name: fl, Usage: usage + typeHint(p)})
+		}
+	}
+	return &cli.Command{
+		Name:        name,
+		Usage:       a.Summary,
+		ArgsUsage:   argsUsageLine(a),
+		Description: describe(a),
+		Flags:       flags,
+		Action: func(c *cli.Context) error {
+			params, err := buildParams(c, a, r.stdin)
+			if err != nil {
+				return err
+			}
+			res, err := r.run(c, a, params)
+			if err != nil {
+				return err
+			}
+			return r.emit(c, a.Render, res)
+		},
+	}
+}
+
+func typeHint(p prop) string {
+	if len(p.Types) == 0 {
+		return ""
+	}
+	return " [" + strings.Join(p.Types, "|") + "]"
+}
+
+func argsUsageLine(a *tools.Action) string {
+	parts := make([]string, len(a.Args))
+	for i, n := range a.Args {
+		parts[i] = "<" + n + ">"
+	}
+	return strings.Join(parts, " ")
+}
+
+// describe is the long help: description, where it runs, examples.
+func describe(a *tools.Action) string {
+	var b strings.Builder
+	if a.Description != "" {
+		b.WriteString(a.Description)
+		b.WriteString("\n\n")
+	}
+	fmt.Fprintf(&b, "Agent tool: %s", a.Tool)
+	if a.Verb != "" {
+		fmt.Fprintf(&b, " (action %q)", a.Verb)
+	}
+	fmt.Fprintf(&b, ". Runs: %s.", a.Where)
+	if len(a.Examples) > 0 {
+		b.WriteString("\n\nEXAMPLES:\n")
+		for _, e := range a.Examples {
+			b.WriteString("   " + e + "\n")
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
+}

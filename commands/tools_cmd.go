@@ -1,0 +1,169 @@
+package commands
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/openclaw-go/openclaw/policy"
+	"github.com/openclaw-go/openclaw/tools"
+	"github.com/tidwall/gjson"
+	"github.com/urfave/cli/v2"
+)
+
+// toolInfo is one row of `openclaw tools list`.
+type toolInfo struct {
+	Name     string   `json:"name"`
+	Command  string   `json:"command"`
+	Groups   []string `json:"groups"`
+	Profiles []string `json:"profiles"`
+	Where    string   `json:"where"`
+	Actions  []string `json:"actions,omitempty"`
+	Summary  string   `json:"summary"`
+}
+
+func (r *runtime) toolsCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "tools",
+		Usage: "list the tools, show their agent-facing schemas and the effective tool policy",
+		Subcommands: []*cli.Command{
+			{
+				Name:        "list",
+				Usage:       "every registered tool with its groups, profiles, where it runs and summary",
+				Description: "EXAMPLES:\n   openclaw tools list\n   openclaw tools list --json | jq -r '.[].name'",
+				Flags:       outputFlags(),
+				Action: func(c *cli.Context) error {
+					return r.emit(c, renderToolList, mustJSON(listTools()))
+				},
+			},
+			{
+				Name:        "schema",
+				Usage:       "the agent-facing JSON Schema of a tool (the document tools.catalog serves)",
+				ArgsUsage:   "<tool>",
+				Description: "EXAMPLES:\n   openclaw tools schema read\n   openclaw tools schema browser --query properties.action.enum",
+				Flags:       outputFlags(),
+				Action: func(c *cli.Context) error {
+					if c.NArg() != 1 {
+						return usageError("tools schema takes one tool name (see `openclaw tools list`)")
+					}
+					s, err := tools.AgentSchema(c.Args().First())
+					if err != nil {
+						if s := tools.Closest(c.Args().First(), tools.ToolNames()); len(s) > 0 {
+							err = tools.Errorf(tools.CodeUnknownTool, "%v; did you mean %q?", err, s[0])
+						}
+						return err
+					}
+					return r.emit(c, nil, s)
+				},
+			},
+			{
+				Name:  "effective",
+				Usage: "the tool set after the policy pipeline, and which step removed each other tool",
+				Description: "Runs tools.profile → tools.byProvider → tools.allow/deny → agents.list[].tools for one agent\n" +
+					"and provider/model.\n\nEXAMPLES:\n   openclaw tools effective\n   openclaw tools effective --agent work --provider openai/gpt-5 --json",
+				Flags: append(outputFlags(),
+					&cli.StringFlag{Name: "agent", Usage: "agent `ID` (default main)"},
+					&cli.StringFlag{Name: "provider", Usage: "`PROVIDER` or PROVIDER/MODEL for tools.byProvider"},
+				),
+				Action: func(c *cli.Context) error {
+					env, err := r.Env(c)
+					if err != nil {
+						return err
+					}
+					env.Warn = nil
+					env.Subject.AgentID = c.String("agent")
+					if p := c.String("provider"); p != "" {
+						prov, model, _ := strings.Cut(p, "/")
+						env.Subject.Provider, env.Subject.Model = prov, model
+					}
+					res := tools.Effective(env)
+					out := map[string]any{
+						"agentId": env.AgentID(), "provider": env.Subject.Provider, "model": env.Subject.Model,
+						"allowed": nonNil(res.Allowed), "removed": res.Removed, "warnings": nonNil(res.Warnings),
+					}
+					if res.Removed == nil {
+						out["removed"] = []policy.Removal{}
+					}
+					return r.emit(c, renderEffective, mustJSON(out))
+				},
+			},
+		},
+	}
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func listTools() []toolInfo {
+	out := []toolInfo{}
+	for _, name := range tools.ToolNames() {
+		acts := tools.ToolActions(name)
+		multi := len(acts) > 1 || acts[0].Verb != ""
+		ti := toolInfo{
+			Name:     name,
+			Command:  "openclaw " + strings.Join(commandPath(name, "", false), " "),
+			Groups:   nonNil(policy.GroupsOf(name)),
+			Profiles: nonNil(policy.ProfilesOf(name)),
+			Where:    acts[0].Where.String(),
+			Summary:  acts[0].Summary,
+		}
+		if multi {
+			ti.Command = "openclaw " + kebab(name) + " <action>"
+			ti.Summary = "the " + name + " tool (" + fmt.Sprint(len(acts)) + " actions)"
+			for _, a := range acts {
+				ti.Actions = append(ti.Actions, a.Verb)
+			}
+		}
+		out = append(out, ti)
+	}
+	return out
+}
+
+func renderToolList(w io.Writer, res gjson.Result) error {
+	var rows [][]string
+	res.ForEach(func(_, t gjson.Result) bool {
+		rows = append(rows, []string{
+			t.Get("name").String(),
+			joinStrings(t.Get("groups")),
+			joinStrings(t.Get("profiles")),
+			t.Get("where").String(),
+			t.Get("summary").String(),
+		})
+		return true
+	})
+	return writeTable(w, []string{"tool", "groups", "profiles", "runs", "summary"}, rows)
+}
+
+func renderEffective(w io.Writer, res gjson.Result) error {
+	var rows [][]string
+	for _, t := range res.Get("allowed").Array() {
+		rows = append(rows, []string{t.String(), "allowed", ""})
+	}
+	for _, t := range res.Get("removed").Array() {
+		rows = append(rows, []string{t.Get("tool").String(), "removed", t.Get("step").String()})
+	}
+	if err := writeTable(w, []string{"tool", "status", "removed by"}, rows); err != nil {
+		return err
+	}
+	for _, wmsg := range res.Get("warnings").Array() {
+		if _, err := w.Write([]byte("warning: " + wmsg.String() + "\n")); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func joinStrings(arr gjson.Result) string {
+	var parts []string
+	for _, x := range arr.Array() {
+		parts = append(parts, x.String())
+	}
+	return strings.Join(parts, ",")
+}
+
+var _ = json.Marshal

@@ -1,0 +1,360 @@
+package gateway
+
+import (
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+func readScopes(p map[string]any) { p["scopes"] = []string{"operator.read"} }
+
+func TestAuthorizationOrder(t *testing.T) {
+	ts := startServer(t, Options{})
+	reader := dialConnected(t, ts.url, readScopes)
+	admin := dialConnected(t, ts.url)
+
+	// Authorization runs before the unknown-method check (§4.5).
+	f := reader.call("no.such.method", nil)
+	if f.OK || f.Error.Code != "FORBIDDEN" || f.Error.Message != "missing scope: operator.admin" {
+		t.Fatalf("reader unknown: %+v", f.Error)
+	}
+	d, _ := f.Error.Details.(map[string]any)
+	if d["code"] != "MISSING_SCOPE" || d["missingScope"] != "operator.admin" || fmt.Sprint(d["requiredScopes"]) != "[operator.admin]" {
+		t.Errorf("details = %v", d)
+	}
+	f = admin.call("no.such.method", nil)
+	if f.OK || f.Error.Code != "INVALID_REQUEST" || f.Error.Message != "unknown method: no.such.method" {
+		t.Errorf("admin unknown: %+v", f.Error)
+	}
+	if f := reader.call("config.set", map[string]any{"raw": "{}"}); f.Error == nil || f.Error.Message != "missing scope: operator.admin" {
+		t.Errorf("reader config.set: %+v", f.Error)
+	}
+	if f := reader.call("status", nil); !f.OK {
+		t.Errorf("reader status: %+v", f.Error)
+	}
+	// write implies read.
+	writer := dialConnected(t, ts.url, func(p map[string]any) { p["scopes"] = []string{"operator.write"} })
+	if f := writer.call("system-presence", nil); !f.OK {
+		t.Errorf("writer system-presence: %+v", f.Error)
+	}
+	// Node-only methods need role node.
+	if f := admin.call("node.invoke.result", map[string]any{}); f.Error == nil || f.Error.Message != "unauthorized role: operator" {
+		t.Errorf("operator node.invoke.result: %+v", f.Error)
+	}
+	// Bad params: the wire names the method.
+	if f := admin.call("logs.tail", map[string]any{"limit": "x"}); f.Error == nil || f.Error.Code != "INVALID_REQUEST" ||
+		!strings.HasPrefix(f.Error.Message, "invalid logs.tail params: ") {
+		t.Errorf("bad params: %+v", f.Error)
+	}
+	if f := admin.call("set-heartbeats", map[string]any{}); f.Error == nil || f.Error.Message != "invalid set-heartbeats params: enabled (boolean) required" {
+		t.Errorf("set-heartbeats: %+v", f.Error)
+	}
+	if f := admin.call("set-heartbeats", map[string]any{"enabled": false}); !f.OK || string(f.Payload) != `{"enabled":false,"ok":true}` {
+		t.Errorf("set-heartbeats ok: %s %+v", f.Payload, f.Error)
+	}
+	if f := admin.call("last-heartbeat", nil); !f.OK || string(f.Payload) != "null" {
+		t.Errorf("last-heartbeat: %s", f.Payload)
+	}
+}
+
+func TestRepeatedUnauthorizedRole(t *testing.T) {
+	ts := startServer(t, Options{})
+	c := dialConnected(t, ts.url)
+	for i := 0; i < 11; i++ {
+		f := c.call("node.event", map[string]any{"event": "x"})
+		if f.Error == nil || f.Error.Message != "unauthorized role: operator" {
+			t.Fatalf("call %d: %+v", i, f.Error)
+		}
+	}
+	if code, reason := c.waitClose(t); code != 1008 || reason != "repeated unauthorized calls" {
+		t.Errorf("close %d %q", code, reason)
+	}
+}
+
+func TestPanicIsRecovered(t *testing.T) {
+	ts := startServer(t, Options{})
+	c := dialConnected(t, ts.url)
+	f := c.call("test.panic", nil)
+	if f.OK || f.Error.Code != "UNAVAILABLE" || f.Error.Retryable == nil || !*f.Error.Retryable {
+		t.Fatalf("panic: %+v", f.Error)
+	}
+	if f := c.call("health", nil); !f.OK {
+		t.Errorf("after panic: %+v", f.Error)
+	}
+}
+
+func TestIdempotencyKey(t *testing.T) {
+	ts := startServer(t, Options{})
+	c := dialConnected(t, ts.url)
+	before := counterCalls.Load()
+	a := c.call("test.counter", map[string]any{"idempotencyKey": "k-1"})
+	// A retry from another connection returns the cached response.
+	c2 := dialConnected(t, ts.url)
+	b := c2.call("test.counter", map[string]any{"idempotencyKey": "k-1"})
+	if !a.OK || string(a.Payload) != string(b.Payload) {
+		t.Errorf("responses differ: %s vs %s", a.Payload, b.Payload)
+	}
+	if n := counterCalls.Load() - before; n != 1 {
+		t.Errorf("handler ran %d times", n)
+	}
+	c.call("test.counter", map[string]any{"idempotencyKey": "k-2"})
+	if n := counterCalls.Load() - before; n != 2 {
+		t.Errorf("new key: handler ran %d times", n)
+	}
+}
+
+func TestClientVanishesMidRequest(t *testing.T) {
+	ts := startServer(t, Options{})
+	drain(blockStarted)
+	drain(blockCanceled)
+	c := dialConnected(t, ts.url)
+	c.send("test.block", nil)
+	<-blockStarted
+	_ = c.ws.UnderlyingConn().Close() // no close frame: the peer just vanishes
+	select {
+	case <-blockCanceled:
+	case <-time.After(5 * time.Second):
+		t.Fatal("handler context not cancelled after the client vanished")
+	}
+	waitFor(t, 5*time.Second, func() bool { return ts.s.inflight.Load() == 0 })
+	other := dialConnected(t, ts.url)
+	if f := other.call("health", nil); !f.OK {
+		t.Errorf("server not serving: %+v", f.Error)
+	}
+}
+
+func drain[T any](ch chan T) {
+	for {
+		select {
+		case <-ch:
+		default:
+			return
+		}
+	}
+}
+
+func TestHandshakeFlood(t *testing.T) {
+	ts := startServer(t, Options{HandshakeTimeout: 300 * time.Millisecond})
+	good := dialConnected(t, ts.url)
+
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var socks []*websocket.Conn
+	rejected := 0
+	for i := 0; i < 200; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ws, _, err := websocket.DefaultDialer.Dial(ts.url, nil)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				rejected++ // over the per-IP pre-auth budget: HTTP 503
+				return
+			}
+			socks = append(socks, ws)
+		}()
+	}
+	// The authenticated client keeps being served during the flood.
+	for i := 0; i < 50; i++ {
+		if f := good.call("health", nil); !f.OK {
+			t.Fatalf("health during flood: %+v", f.Error)
+		}
+	}
+	wg.Wait()
+	if len(socks) > 32+1 {
+		t.Errorf("%d pre-auth sockets admitted, budget is 32", len(socks))
+	}
+	// Every idle socket is closed by the handshake timer.
+	for _, ws := range socks {
+		_ = ws.SetReadDeadline(time.Now().Add(5 * time.Second))
+		for {
+			if _, _, err := ws.ReadMessage(); err != nil {
+				if ce, ok := err.(*websocket.CloseError); !ok || ce.Code != 1000 {
+					t.Errorf("idle socket ended with %v", err)
+				}
+				break
+			}
+		}
+		ws.Close()
+	}
+	t.Logf("flood: %d admitted, %d rejected", len(socks), rejected)
+	waitFor(t, 5*time.Second, func() bool {
+		ts.s.mu.Lock()
+		defer ts.s.mu.Unlock()
+		return len(ts.s.preauthByIP) == 0
+	})
+	late := dialConnected(t, ts.url)
+	if f := late.call("health", nil); !f.OK {
+		t.Errorf("after flood: %+v", f.Error)
+	}
+}
+
+func TestConcurrentHealth(t *testing.T) {
+	if testing.Short() {
+		t.Skip("heavy")
+	}
+	ts := startServer(t, Options{})
+	// Let the server's own goroutines settle before taking the baseline.
+	time.Sleep(50 * time.Millisecond)
+	baseline := runtime.NumGoroutine()
+	const conns, calls = 200, 100
+	clients := make([]*tclient, conns)
+	var wg sync.WaitGroup
+	dialStart := time.Now()
+	dialSem := make(chan struct{}, 16) // stay under the per-IP pre-auth budget (32)
+	for i := range clients {
+		wg.Add(1)
+		dialSem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-dialSem }()
+			clients[i] = dialConnected(t, ts.url)
+		}()
+	}
+	wg.Wait()
+	if t.Failed() {
+		t.FailNow()
+	}
+	t.Logf("dialed %d connections in %s", conns, time.Since(dialStart).Round(time.Millisecond))
+	var errs sync.Map
+	start := time.Now()
+	for _, c := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < calls; j++ {
+				f, err := c.tryCall("health", nil, 60*time.Second)
+				if err != nil || !f.OK {
+					errs.Store(fmt.Sprint(err, f.Error), true)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	t.Logf("%d health calls over %d connections in %s", conns*calls, conns, time.Since(start).Round(time.Millisecond))
+	errs.Range(func(k, _ any) bool { t.Errorf("call failed: %v", k); return true })
+	for _, c := range clients {
+		wg.Add(1)
+		go func() { defer wg.Done(); c.close() }()
+	}
+	wg.Wait()
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > baseline && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Logf("goroutines back to baseline %d after %s", baseline, time.Since(start).Round(time.Millisecond))
+	if n := runtime.NumGoroutine(); n > baseline {
+		buf := make([]byte, 1<<20)
+		t.Errorf("goroutines: %d after close, baseline %d\n%s", n, baseline, buf[:runtime.Stack(buf, true)])
+	}
+	waitFor(t, 2*time.Second, func() bool {
+		ts.s.mu.Lock()
+		defer ts.s.mu.Unlock()
+		return len(ts.s.conns) == 0 && len(ts.s.preauthByIP) == 0
+	})
+}
+
+func TestShutdownDrainsAndCloses1012(t *testing.T) {
+	ts := startServer(t, Options{})
+	drain(blockStarted)
+	c := dialConnected(t, ts.url)
+	pre := dial(t, ts.url) // a socket still in the handshake
+	_, resCh := c.send("test.slow", nil)
+	<-blockStarted
+	go ts.cancel()
+
+	sd := c.nextEvent(t, "shutdown", 5*time.Second)
+	var p map[string]any
+	_ = json.Unmarshal(sd.Payload, &p)
+	if p["reason"] != "gateway stopping" || p["restartExpectedMs"] != nil {
+		t.Errorf("shutdown payload %s", sd.Payload)
+	}
+	if _, ok := p["restartExpectedMs"]; !ok {
+		t.Errorf("shutdown payload lacks restartExpectedMs: %s", sd.Payload)
+	}
+	select {
+	case f := <-resCh:
+		if !f.OK || string(f.Payload) != `{"slow":"done"}` {
+			t.Errorf("in-flight response: %s %+v", f.Payload, f.Error)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("in-flight request got no response")
+	}
+	if code, reason := c.waitClose(t); code != 1012 || reason != "service restart" {
+		t.Errorf("close %d %q", code, reason)
+	}
+	if code, _ := pre.waitClose(t); code != 1012 {
+		t.Errorf("pre-auth close %d", code)
+	}
+	select {
+	case err := <-ts.done:
+		ts.done <- err
+		if err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve did not return")
+	}
+}
+
+func TestTickEvent(t *testing.T) {
+	ts := startServer(t, Options{TickInterval: 50 * time.Millisecond})
+	c := dialConnected(t, ts.url)
+	h := decode[map[string]any](t, c.hello)
+	if h["policy"].(map[string]any)["tickIntervalMs"] != 50.0 {
+		t.Errorf("policy.tickIntervalMs = %v", h["policy"])
+	}
+	a := c.nextEvent(t, "tick", 2*time.Second)
+	b := c.nextEvent(t, "tick", 2*time.Second)
+	if a.Seq == nil || b.Seq == nil || *b.Seq <= *a.Seq {
+		t.Errorf("tick seqs %v %v", a.Seq, b.Seq)
+	}
+	var p map[string]any
+	_ = json.Unmarshal(b.Payload, &p)
+	if _, ok := p["ts"].(float64); !ok {
+		t.Errorf("tick payload %s", b.Payload)
+	}
+	// Nodes get ticks too; scope-less clients get no presence.
+	bare := dialConnected(t, ts.url, func(p map[string]any) {
+		p["client"] = map[string]any{"id": "test", "version": "1", "platform": "linux", "mode": "test"}
+	})
+	first := bare.nextEvent(t, "tick", 2*time.Second)
+	if first.Seq == nil || *first.Seq != 1 {
+		t.Errorf("first event seq %v, want 1 (presence withheld without operator.read)", first.Seq)
+	}
+}
+
+func TestHTTPEndpoints(t *testing.T) {
+	ts := startServer(t, Options{})
+	for _, tc := range []struct {
+		method, path string
+		status       int
+		body         string
+	}{
+		{"GET", "/health", 200, `{"ok":true,"status":"live"}`},
+		{"HEAD", "/health", 200, ""},
+		{"GET", "/healthz", 200, `{"ok":true,"status":"live"}`},
+		{"GET", "/readyz", 200, `{"ready":true}`},
+		{"POST", "/health", 405, ""},
+		{"DELETE", "/readyz", 405, ""},
+		{"GET", "/nope", 404, ""},
+	} {
+		status, body := httpGet(t, tc.method, ts.http+tc.path)
+		if status != tc.status || (tc.body != "" && body != tc.body) {
+			t.Errorf("%s %s = %d %s", tc.method, tc.path, status, body)
+		}
+	}
+	// Upgrades work on any path.
+	c := dialConnected(t, "ws://"+ts.s.Addr()+"/some/context/path")
+	if f := c.call("health", nil); !f.OK {
+		t.Errorf("health on a context path: %+v", f.Error)
+	}
+}

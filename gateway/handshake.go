@@ -1,0 +1,320 @@
+package gateway
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/gorilla/websocket"
+	"github.com/tidwall/gjson"
+
+	"github.com/openclaw-go/openclaw/protocol"
+	"github.com/openclaw-go/openclaw/tools"
+)
+
+// session is what a connection is authorized as after hello-ok.
+type session struct {
+	role        string
+	scopes      []string
+	authMethod  string
+	client      protocol.ClientInfo
+	deviceID    string
+	protocol    int
+	connectedAt int64
+	caps        []string
+	commands    []string
+}
+
+// handleFirstFrame enforces "first frame must be connect" (§3.1 step 4) and
+// starts the connect admission on its own goroutine, so frames arriving
+// meanwhile are queued (up to 15) and replayed after hello.
+func (c *conn) handleFirstFrame(mt int, data []byte) {
+	if mt != websocket.TextMessage {
+		c.closeWith(protocol.ClosePolicyViolation, protocol.ReasonInvalidHandshake)
+		return
+	}
+	req, err := protocol.DecodeRequest(data)
+	if err != nil {
+		c.closeWith(protocol.ClosePolicyViolation, protocol.ReasonInvalidHandshake)
+		return
+	}
+	if req.Method != "connect" {
+		c.rejectConnect(req.ID, protocol.NewError(protocol.ErrInvalidRequest,
+			"invalid handshake: first request must be connect", nil), protocol.ClosePolicyViolation, "")
+		return
+	}
+	params, msg := parseConnectParams(req.Params)
+	if msg != "" {
+		c.rejectConnect(req.ID, protocol.NewError(protocol.ErrInvalidRequest,
+			"invalid connect params: "+msg, nil), protocol.ClosePolicyViolation, "")
+		return
+	}
+	c.mu.Lock()
+	c.state = stateConnecting
+	c.mu.Unlock()
+	c.reqWG.Add(1)
+	go func() {
+		defer c.reqWG.Done()
+		c.handleConnect(req.ID, params)
+	}()
+}
+
+// rejectConnect answers the connect request with err and closes with code;
+// the close reason is the error message unless reason is given.
+func (c *conn) rejectConnect(id string, e *protocol.ErrorShape, code int, reason string) {
+	c.sendResponse(errorResponse(id, e))
+	if reason == "" {
+		reason = e.Message
+	}
+	c.s.log.Debugf("conn %s (%s): connect rejected: %s", c.id, c.ip, e.Message)
+	c.closeWith(code, reason)
+}
+
+var validRoles = []string{protocol.RoleOperator, protocol.RoleNode}
+
+// parseConnectParams checks the shape of connect params (§3.2) and returns
+// a validation summary on failure. Unknown keys are tolerated (§9.4).
+func parseConnectParams(raw json.RawMessage) (*protocol.ConnectParams, string) {
+	if len(raw) == 0 || !gjson.ValidBytes(raw) {
+		return nil, "must be object"
+	}
+	g := gjson.ParseBytes(raw)
+	if !g.IsObject() {
+		return nil, "must be object"
+	}
+	intField := func(path string) string {
+		v := g.Get(path)
+		switch {
+		case !v.Exists():
+			return fmt.Sprintf("must have required property '%s'", path)
+		case v.Type != gjson.Number || v.Num != float64(int64(v.Num)) || v.Num < 1:
+			return fmt.Sprintf("/%s must be integer >= 1", path)
+		}
+		return ""
+	}
+	if m := intField("minProtocol"); m != "" {
+		return nil, m
+	}
+	if m := intField("maxProtocol"); m != "" {
+		return nil, m
+	}
+	client := g.Get("client")
+	if !client.IsObject() {
+		if !client.Exists() {
+			return nil, "must have required property 'client'"
+		}
+		return nil, "/client must be object"
+	}
+	for _, k := range []string{"id", "version", "platform", "mode"} {
+		v := client.Get(k)
+		if !v.Exists() {
+			return nil, fmt.Sprintf("/client must have required property '%s'", k)
+		}
+		if v.Type != gjson.String {
+			return nil, fmt.Sprintf("/client/%s must be string", k)
+		}
+		if (k == "id" || k == "mode") && v.Str == "" {
+			return nil, fmt.Sprintf("/client/%s must NOT have fewer than 1 characters", k)
+		}
+	}
+	if r := g.Get("role"); r.Exists() && (r.Type != gjson.String || !slices.Contains(validRoles, r.Str)) {
+		return nil, "/role must be \"operator\" or \"node\""
+	}
+	for _, k := range []string{"scopes", "caps", "commands"} {
+		if v := g.Get(k); v.Exists() {
+			if !v.IsArray() {
+				return nil, fmt.Sprintf("/%s must be array", k)
+			}
+			for i, e := range v.Array() {
+				if e.Type != gjson.String {
+					return nil, fmt.Sprintf("/%s/%d must be string", k, i)
+				}
+			}
+		}
+	}
+	if d := g.Get("device"); d.Exists() {
+		if !d.IsObject() {
+			return nil, "/device must be object"
+		}
+		for _, k := range []string{"id", "publicKey", "signature", "signedAt", "nonce"} {
+			if !d.Get(k).Exists() {
+				return nil, fmt.Sprintf("/device must have required property '%s'", k)
+			}
+		}
+		if sa := d.Get("signedAt"); sa.Type != gjson.Number || sa.Num != float64(int64(sa.Num)) {
+			return nil, "/device/signedAt must be integer"
+		}
+	}
+	if a := g.Get("auth"); a.Exists() {
+		if !a.IsObject() {
+			return nil, "/auth must be object"
+		}
+		var bad string
+		a.ForEach(func(k, v gjson.Result) bool {
+			if v.Type != gjson.String {
+				bad = fmt.Sprintf("/auth/%s must be string", k.Str)
+				return false
+			}
+			return true
+		})
+		if bad != "" {
+			return nil, bad
+		}
+	}
+	var p protocol.ConnectParams
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return nil, strings.TrimPrefix(err.Error(), "json: ")
+	}
+	if p.Role == "" {
+		p.Role = protocol.RoleOperator
+	}
+	return &p, ""
+}
+
+// handleConnect runs admission (§3.1 steps 5-9): protocol, shared secret,
+// device proof and pairing, scopes; then hello-ok.
+func (c *conn) handleConnect(id string, p *protocol.ConnectParams) {
+	s := c.s
+	version, ok := protocol.Negotiate(p.MinProtocol, p.MaxProtocol, p.Role, p.Client.Mode)
+	if !ok {
+		c.rejectConnect(id, protocol.NewError(protocol.ErrInvalidRequest, "protocol mismatch", map[string]any{
+			"code":                 protocol.DetailProtocolMismatch,
+			"clientMinProtocol":    p.MinProtocol,
+			"clientMaxProtocol":    p.MaxProtocol,
+			"expectedProtocol":     protocol.Version,
+			"minimumProbeProtocol": protocol.MinProbeVersion,
+		}), protocol.CloseProtocolError, protocol.ReasonProtocolMismatch)
+		return
+	}
+	ar := s.authenticate(p)
+	if !ar.ok {
+		if p.Device == nil && ar.provided == "none" {
+			c.rejectConnect(id, deviceRequired(), protocol.ClosePolicyViolation, "")
+			return
+		}
+		c.rejectConnect(id, authFailure(ar, s.auth.Load().mode, p.Client, c.local), protocol.ClosePolicyViolation, "")
+		return
+	}
+	sess := &session{
+		role: p.Role, authMethod: ar.method, client: p.Client, protocol: version,
+		connectedAt: nowMs(), caps: p.Caps, commands: p.Commands, scopes: []string{},
+	}
+	switch {
+	case p.Device != nil:
+		pub, derr := verifyDevice(p, p.Role, c.nonce, nowMs())
+		if derr != nil {
+			c.rejectConnect(id, derr, protocol.ClosePolicyViolation, "")
+			return
+		}
+		sess.deviceID = protocol.DeviceIDFromPublicKey(pub)
+		scopes := p.Scopes
+		if p.Role == protocol.RoleNode {
+			scopes = nil
+		}
+		dec, err := s.pairing.admit(sess.deviceID, p.Device.PublicKey, p.Role, scopes, p.Client, c.ip, c.local, nowMs())
+		if err != nil {
+			s.log.Warnf("device pairing: %v", err)
+		}
+		if !dec.ok {
+			s.broadcast("device.pair.requested", dec.pending, nil, false)
+			c.rejectConnect(id, pairingError(dec), protocol.ClosePolicyViolation,
+				fmt.Sprintf("device pairing required (requestId: %s)", dec.pending.RequestID))
+			return
+		}
+		if dec.autoNote != "" {
+			s.log.Infof("device %s auto-approved on loopback (%s, role %s)", short(sess.deviceID), dec.autoNote, p.Role)
+		}
+		if p.Role == protocol.RoleOperator {
+			sess.scopes = nonNil(p.Scopes)
+		}
+	case p.Role == protocol.RoleNode:
+		c.rejectConnect(id, deviceRequired(), protocol.ClosePolicyViolation, "")
+		return
+	default:
+		// Device-less operator with shared auth: keep self-declared scopes
+		// only for the local CLI and local backend clients (§3.5).
+		if c.local && ((p.Client.ID == protocol.ClientIDCLI && p.Client.Mode == protocol.ModeCLI) ||
+			(p.Client.ID == protocol.ClientIDGatewayClient && p.Client.Mode == protocol.ModeBackend)) {
+			sess.scopes = nonNil(p.Scopes)
+		}
+	}
+
+	hello, err := json.Marshal(s.helloOK(c, sess))
+	if err != nil {
+		c.rejectConnect(id, protocol.NewError(protocol.ErrUnavailable, "could not build hello-ok", nil), protocol.CloseTryAgainLater, "")
+		return
+	}
+	c.sendResponse(&protocol.Response{Type: protocol.TypeRes, ID: id, OK: true, Payload: hello})
+
+	c.mu.Lock()
+	c.sess = sess
+	c.authed.Store(true)
+	if c.hsTimer != nil {
+		c.hsTimer.Stop()
+	}
+	// Replay queued frames before the read loop may dispatch newer ones,
+	// so requests start in the order they were sent.
+	for _, f := range c.pending {
+		c.dispatchFrame(f.mt, f.data)
+	}
+	c.pending = nil
+	c.state = stateReady
+	c.mu.Unlock()
+	s.markReady(c)
+	s.log.Debugf("conn %s (%s): %s %s/%s connected, scopes %v", c.id, c.ip, sess.role, sess.client.ID, sess.client.Mode, sess.scopes)
+}
+
+func deviceRequired() *protocol.ErrorShape {
+	return protocol.NewError(protocol.ErrNotPaired, "device identity required",
+		map[string]any{"code": protocol.DetailDeviceIdentityRequired})
+}
+
+// helloOK builds the hello-ok payload with every required field (§3.3).
+func (s *Server) helloOK(c *conn, sess *session) protocol.HelloOK {
+	methods := tools.Methods()
+	if methods == nil {
+		methods = []string{}
+	}
+	snap := protocol.Snapshot{
+		Presence:     s.presenceRaw(),
+		Health:       s.healthJSON(),
+		StateVersion: s.stateVersion(),
+		UptimeMs:     s.uptimeMs(),
+		SessionDefaults: &protocol.SessionDefaults{
+			DefaultAgentID: defaultAgentID(s.Config()), MainKey: "main",
+			MainSessionKey: "agent:" + defaultAgentID(s.Config()) + ":main", Scope: "per-sender",
+		},
+		AuthMode: s.auth.Load().mode,
+	}
+	if protocol.ScopeSatisfied(sess.scopes, protocol.ScopeAdmin) {
+		snap.ConfigPath, snap.StateDir = s.paths.ConfigPath, s.paths.StateDir
+	}
+	return protocol.HelloOK{
+		Type:     "hello-ok",
+		Protocol: sess.protocol,
+		Server:   protocol.ServerInfo{Version: s.opts.Version, ConnID: c.id, BootID: s.bootID},
+		Features: protocol.Features{Methods: methods, Events: protocol.Events, Capabilities: []string{}},
+		Snapshot: snap,
+		Auth:     protocol.HelloAuth{Method: sess.authMethod, Role: sess.role, Scopes: sess.scopes},
+		Policy: protocol.Policy{
+			MaxPayload:       protocol.MaxPayload,
+			MaxBufferedBytes: protocol.MaxBufferedBytes,
+			TickIntervalMs:   s.opts.TickInterval.Milliseconds(),
+		},
+	}
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return append([]string{}, s...)
+}
+
+func short(id string) string {
+	if len(id) > 12 {
+		return id[:12]
+	}
+	return id
+}

@@ -1,0 +1,157 @@
+package gateway
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/openclaw-go/openclaw/config"
+	"github.com/openclaw-go/openclaw/protocol"
+	"github.com/openclaw-go/openclaw/tools"
+)
+
+func init() {
+	registerMethod(&tools.Action{
+		Method:  "agents.list",
+		Summary: "List configured agents",
+		Schema:  `{"type":"object","additionalProperties":false}`,
+		Scope:   protocol.ScopeRead,
+		Run: func(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
+			return agentsList(env.Config), nil
+		},
+		Render: func(w io.Writer, r gjson.Result) error {
+			def := r.Get("defaultId").String()
+			for _, a := range r.Get("agents").Array() {
+				mark := ""
+				if a.Get("id").String() == def {
+					mark = " (default)"
+				}
+				name := a.Get("name").String()
+				if name != "" {
+					name = "  " + name
+				}
+				if _, err := fmt.Fprintf(w, "%s%s%s\n", a.Get("id").String(), mark, name); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	})
+	registerMethod(&tools.Action{
+		Method:  "models.list",
+		Summary: "List models from the configured providers",
+		Schema: `{"type":"object","properties":{"view":{"type":"string","enum":["default","configured","provider-config","all"]},
+			"provider":{"type":"string"},"sessionKey":{"type":"string"},"agentId":{"type":"string"},
+			"authProfileId":{"type":"string"},"refresh":{"type":"boolean"},"preparedOnly":{"type":"boolean"},
+			"includeDetails":{"type":"boolean"}},"additionalProperties":false}`,
+		Scope: protocol.ScopeRead,
+		Run: func(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
+			return map[string]any{"models": modelsList(env.Config, gjson.GetBytes(params, "provider").String())}, nil
+		},
+		Render: func(w io.Writer, r gjson.Result) error {
+			for _, m := range r.Get("models").Array() {
+				if _, err := fmt.Fprintf(w, "%s/%s\n", m.Get("provider").String(), m.Get("id").String()); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	})
+	registerMethod(&tools.Action{
+		Method:  "channels.status",
+		Summary: "Show message channel status",
+		Schema:  `{"type":"object","properties":{"probe":{"type":"boolean"},"timeoutMs":{"type":"integer","minimum":0}},"additionalProperties":false}`,
+		Scope:   protocol.ScopeRead,
+		Run: func(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
+			// Channel adapters are not running inside the gateway yet.
+			return map[string]any{"ts": nowMs(), "channelOrder": []string{}, "channelLabels": map[string]any{},
+				"channels": map[string]any{}}, nil
+		},
+		Render: func(w io.Writer, r gjson.Result) error {
+			if len(r.Get("channelOrder").Array()) == 0 {
+				_, err := fmt.Fprintln(w, "No channels running.")
+				return err
+			}
+			return writeLines(w, r.Get("channelOrder").Array())
+		},
+	})
+}
+
+// agentsList reads agents.list (classic) or agents.entries (newer configs);
+// with neither the implicit "main" agent is listed.
+func agentsList(cfg *config.Config) map[string]any {
+	type agent struct {
+		ID   string `json:"id"`
+		Name string `json:"name,omitempty"`
+	}
+	var list []struct {
+		ID   string `json:"id"`
+		Name string `json:"name"`
+	}
+	_ = cfg.Decode("agents.list", &list)
+	agents := []agent{}
+	for _, a := range list {
+		if a.ID != "" {
+			agents = append(agents, agent{ID: a.ID, Name: a.Name})
+		}
+	}
+	if len(agents) == 0 {
+		var entries map[string]struct {
+			Name string `json:"name"`
+		}
+		_ = cfg.Decode("agents.entries", &entries)
+		ids := make([]string, 0, len(entries))
+		for id := range entries {
+			ids = append(ids, id)
+		}
+		sort.Strings(ids)
+		for _, id := range ids {
+			agents = append(agents, agent{ID: id, Name: entries[id].Name})
+		}
+	}
+	if len(agents) == 0 {
+		agents = append(agents, agent{ID: "main"})
+	}
+	scope := cfg.String("session.scope", "per-sender")
+	return map[string]any{"defaultId": defaultAgentID(cfg), "mainKey": "main", "scope": scope, "agents": agents}
+}
+
+// modelsList flattens models.providers.<id>.models[] into catalog rows.
+func modelsList(cfg *config.Config, onlyProvider string) []map[string]any {
+	var providers map[string]struct {
+		Models []map[string]any `json:"models"`
+	}
+	_ = cfg.Decode("models.providers", &providers)
+	ids := make([]string, 0, len(providers))
+	for id := range providers {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	out := []map[string]any{}
+	for _, pid := range ids {
+		if onlyProvider != "" && pid != onlyProvider {
+			continue
+		}
+		for _, m := range providers[pid].Models {
+			id, _ := m["id"].(string)
+			if id == "" {
+				continue
+			}
+			row := map[string]any{"id": id, "provider": pid, "name": id, "available": true}
+			if n, ok := m["name"].(string); ok && n != "" {
+				row["name"] = n
+			}
+			for _, k := range []string{"contextWindow", "reasoning", "input", "alias", "tags"} {
+				if v, ok := m[k]; ok {
+					row[k] = v
+				}
+			}
+			out = append(out, row)
+		}
+	}
+	return out
+}

@@ -1,0 +1,146 @@
+package gateway
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/openclaw-go/openclaw/protocol"
+	"github.com/openclaw-go/openclaw/tools"
+)
+
+// logs.tail defaults and bounds (§5.2).
+const (
+	logsDefaultLimit    = 500
+	logsDefaultMaxBytes = 250000
+	logsMaxLimit        = 5000
+	logsMaxBytes        = 1000000
+)
+
+// logsTailResult is what `openclaw logs [--follow]` polls.
+type logsTailResult struct {
+	File      string   `json:"file"`
+	Cursor    int64    `json:"cursor"`
+	Size      int64    `json:"size"`
+	Lines     []string `json:"lines"`
+	Truncated bool     `json:"truncated"`
+	Reset     bool     `json:"reset"`
+}
+
+func init() {
+	registerMethod(&tools.Action{
+		Method:  "logs.tail",
+		Summary: "Read the gateway log from a cursor (poll to follow)",
+		Schema: `{"type":"object","properties":{
+			"cursor":{"type":"integer","minimum":0,"description":"Byte offset returned by the previous call"},
+			"limit":{"type":"integer","minimum":1,"maximum":5000,"description":"Most lines to return (default 500)"},
+			"maxBytes":{"type":"integer","minimum":1,"maximum":1000000,"description":"Most bytes to read (default 250000)"}},
+			"additionalProperties":false}`,
+		Scope: protocol.ScopeRead,
+		Run: func(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
+			s, err := serverFrom(env, "logs.tail")
+			if err != nil {
+				return nil, err
+			}
+			var p struct {
+				Cursor   *int64 `json:"cursor"`
+				Limit    int    `json:"limit"`
+				MaxBytes int64  `json:"maxBytes"`
+			}
+			if err := json.Unmarshal(params, &p); err != nil {
+				return nil, tools.Errorf(tools.CodeInvalidParams, "invalid logs.tail params: %v", err)
+			}
+			if p.Limit == 0 {
+				p.Limit = logsDefaultLimit
+			}
+			if p.MaxBytes == 0 {
+				p.MaxBytes = logsDefaultMaxBytes
+			}
+			return readLogSlice(s.log.path, p.Cursor, min(p.Limit, logsMaxLimit), min(p.MaxBytes, logsMaxBytes))
+		},
+		Render: func(w io.Writer, r gjson.Result) error {
+			for _, l := range r.Get("lines").Array() {
+				if _, err := fmt.Fprintln(w, l.String()); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	})
+}
+
+// readLogSlice follows the reference: without a cursor, the last maxBytes;
+// with one, everything after it (re-anchored at the tail with reset when
+// the file shrank or too much accumulated). Lines cut by the window start
+// are dropped; at most limit lines are kept, newest last.
+func readLogSlice(path string, cursor *int64, limit int, maxBytes int64) (*logsTailResult, error) {
+	res := &logsTailResult{File: path, Lines: []string{}}
+	if path == "" {
+		return res, nil
+	}
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return res, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("logs.tail: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("logs.tail: %w", err)
+	}
+	size := st.Size()
+	res.Size, res.Cursor = size, size
+	var start int64
+	switch {
+	case cursor == nil:
+		start = max(0, size-maxBytes)
+		res.Truncated = start > 0
+	case *cursor > size:
+		res.Reset = true
+		start = max(0, size-maxBytes)
+		res.Truncated = start > 0
+	default:
+		start = *cursor
+		if size-start > maxBytes {
+			res.Reset, res.Truncated = true, true
+			start = size - maxBytes
+		}
+	}
+	if size == 0 || start >= size {
+		return res, nil
+	}
+	readFrom := start
+	if start > 0 {
+		readFrom = start - 1 // one byte of context: did the window start on a line?
+	}
+	buf := make([]byte, size-readFrom)
+	n, err := f.ReadAt(buf, readFrom)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("logs.tail: %w", err)
+	}
+	buf = buf[:n]
+	text := string(buf)
+	if start > 0 {
+		text = text[1:]
+	}
+	lines := strings.Split(text, "\n")
+	if start > 0 && buf[0] != '\n' {
+		lines = lines[1:]
+	}
+	if len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if len(lines) > limit {
+		lines = lines[len(lines)-limit:]
+	}
+	res.Lines = append(res.Lines, lines...)
+	return res, nil
+}

@@ -1,0 +1,262 @@
+package gateway
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/openclaw-go/openclaw/config"
+	"github.com/openclaw-go/openclaw/protocol"
+	"github.com/openclaw-go/openclaw/tools"
+)
+
+// registerMethod declares a gateway-native method: it runs inside the
+// gateway (Where Gateway), has a wire name and no agent tool.
+func registerMethod(a *tools.Action) {
+	a.Where = tools.Gateway
+	tools.Register(a)
+}
+
+// serverFrom returns the running gateway behind env, or an UNREACHABLE
+// error when the method is invoked outside `openclaw serve`.
+func serverFrom(env *tools.Env, method string) (*Server, error) {
+	if s, ok := env.Server.(*Server); ok && s != nil {
+		return s, nil
+	}
+	return nil, tools.Errorf(tools.CodeUnreachable, "%s needs a running gateway: start one with `openclaw serve`", method)
+}
+
+func init() {
+	registerMethod(&tools.Action{
+		Method:  "health",
+		Summary: "Show the gateway's health snapshot",
+		Schema:  `{"type":"object","properties":{"probe":{"type":"boolean","description":"Force a fresh probe"}},"additionalProperties":false}`,
+		Scope:   protocol.ScopeRead,
+		Run: func(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
+			s, err := serverFrom(env, "health")
+			if err != nil {
+				return nil, err
+			}
+			return s.healthSnapshot(gjson.GetBytes(params, "probe").Bool()), nil
+		},
+		Render: renderHealth,
+	})
+	registerMethod(&tools.Action{
+		Method:  "status",
+		Summary: "Show the gateway's status summary",
+		Schema:  `{"type":"object","properties":{"includeChannelSummary":{"type":"boolean"},"includeCliProjection":{"type":"boolean"}}}`,
+		Scope:   protocol.ScopeRead,
+		Run: func(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
+			s, err := serverFrom(env, "status")
+			if err != nil {
+				return nil, err
+			}
+			return s.status(protocol.ScopeSatisfied(env.Subject.Scopes, protocol.ScopeAdmin)), nil
+		},
+		Render: renderStatus,
+	})
+	registerMethod(&tools.Action{
+		Method:  "system-presence",
+		Summary: "List connected clients and nodes",
+		Schema:  `{"type":"object","additionalProperties":false}`,
+		Scope:   protocol.ScopeRead,
+		Run: func(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
+			s, err := serverFrom(env, "system-presence")
+			if err != nil {
+				return nil, err
+			}
+			return s.presence(), nil
+		},
+		Render: renderPresence,
+	})
+	registerMethod(&tools.Action{
+		Method:  "last-heartbeat",
+		Summary: "Show the last heartbeat event (null when none ran)",
+		Schema:  `{"type":"object","additionalProperties":false}`,
+		Scope:   protocol.ScopeRead,
+		Run: func(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
+			if _, err := serverFrom(env, "last-heartbeat"); err != nil {
+				return nil, err
+			}
+			return nil, nil // no heartbeat runner yet
+		},
+		Render: func(w io.Writer, r gjson.Result) error {
+			if r.Type == gjson.Null || !r.Exists() {
+				_, err := fmt.Fprintln(w, "No heartbeat has run yet.")
+				return err
+			}
+			_, err := fmt.Fprintln(w, r.Raw)
+			return err
+		},
+	})
+	registerMethod(&tools.Action{
+		Method:  "set-heartbeats",
+		Summary: "Enable or disable heartbeats",
+		Args:    []string{"enabled"},
+		// Loose on purpose: the handler produces the reference's exact error.
+		Schema: `{"type":"object","properties":{"enabled":{"type":"boolean","description":"true to enable, false to disable"}}}`,
+		Scope:  protocol.ScopeAdmin,
+		Run: func(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
+			s, err := serverFrom(env, "set-heartbeats")
+			if err != nil {
+				return nil, err
+			}
+			v := gjson.GetBytes(params, "enabled")
+			if v.Type != gjson.True && v.Type != gjson.False {
+				return nil, tools.Errorf(tools.CodeInvalidParams, "invalid set-heartbeats params: enabled (boolean) required")
+			}
+			s.heartbeats.Store(v.Bool())
+			s.log.Infof("heartbeats %s", map[bool]string{true: "enabled", false: "disabled"}[v.Bool()])
+			return map[string]any{"ok": true, "enabled": v.Bool()}, nil
+		},
+		Render: func(w io.Writer, r gjson.Result) error {
+			state := "disabled"
+			if r.Get("enabled").Bool() {
+				state = "enabled"
+			}
+			_, err := fmt.Fprintf(w, "Heartbeats %s.\n", state)
+			return err
+		},
+	})
+}
+
+// healthSnapshot is the minimal valid HealthSnapshot (§5.2) plus the
+// gateway's own liveness facts.
+func (s *Server) healthSnapshot(probe bool) map[string]any {
+	start := time.Now()
+	cfg := s.Config()
+	reload := "active"
+	if s.opts.ConfigPollInterval < 0 {
+		reload = "disabled"
+	}
+	sessionsPath := ""
+	if s.paths.StateDir != "" {
+		sessionsPath = filepath.Join(s.paths.StateDir, "state", "openclaw.sqlite")
+	}
+	return map[string]any{
+		"ok":               true,
+		"ts":               nowMs(),
+		"durationMs":       time.Since(start).Milliseconds(),
+		"configReload":     map[string]any{"hotReloadStatus": reload},
+		"channels":         map[string]any{},
+		"channelOrder":     []string{},
+		"channelLabels":    map[string]any{},
+		"heartbeatSeconds": 0,
+		"defaultAgentId":   defaultAgentID(cfg),
+		"agents":           []any{},
+		"sessions":         map[string]any{"path": sessionsPath, "count": 0, "recent": []any{}},
+	}
+}
+
+func (s *Server) healthJSON() json.RawMessage {
+	b, err := json.Marshal(s.healthSnapshot(false))
+	if err != nil {
+		return json.RawMessage(`{}`)
+	}
+	return b
+}
+
+// status is an opaque summary for `openclaw gateway status`; paths only
+// for admins.
+func (s *Server) status(admin bool) map[string]any {
+	s.mu.Lock()
+	total := len(s.conns)
+	var ops, nodes int
+	for c := range s.ready {
+		if c.sess.role == protocol.RoleNode {
+			nodes++
+		} else {
+			ops++
+		}
+	}
+	s.mu.Unlock()
+	out := map[string]any{
+		"ok":        true,
+		"ts":        nowMs(),
+		"version":   s.opts.Version,
+		"protocol":  protocol.Version,
+		"pid":       os.Getpid(),
+		"bootId":    s.bootID,
+		"uptimeMs":  s.uptimeMs(),
+		"gateway":   map[string]any{"url": "ws://" + s.Addr(), "bind": s.host, "authMode": s.auth.Load().mode},
+		"heartbeat": map[string]any{"enabled": s.heartbeats.Load()},
+		"connections": map[string]any{
+			"total": total, "operators": ops, "nodes": nodes, "pending": total - ops - nodes,
+		},
+		"runtime": map[string]any{"go": runtime.Version(), "os": runtime.GOOS, "arch": runtime.GOARCH, "goroutines": runtime.NumGoroutine()},
+	}
+	if admin {
+		out["configPath"] = s.paths.ConfigPath
+		out["stateDir"] = s.paths.StateDir
+	}
+	return out
+}
+
+// defaultAgentID is the agents.list entry marked default, else the first,
+// else "main".
+func defaultAgentID(cfg *config.Config) string {
+	var list []struct {
+		ID      string `json:"id"`
+		Default bool   `json:"default"`
+	}
+	_ = cfg.Decode("agents.list", &list)
+	for _, a := range list {
+		if a.Default && a.ID != "" {
+			return a.ID
+		}
+	}
+	if len(list) > 0 && list[0].ID != "" {
+		return list[0].ID
+	}
+	return "main"
+}
+
+func renderHealth(w io.Writer, r gjson.Result) error {
+	state := "not ok"
+	if r.Get("ok").Bool() {
+		state = "ok"
+	}
+	_, err := fmt.Fprintf(w, "Gateway health: %s (default agent %s, config reload %s)\n", state,
+		r.Get("defaultAgentId").String(), r.Get("configReload.hotReloadStatus").String())
+	if err != nil {
+		return err
+	}
+	for _, id := range r.Get("channelOrder").Array() {
+		label := r.Get("channelLabels." + gjson.Escape(id.String())).String()
+		if label == "" {
+			label = id.String()
+		}
+		if _, err := fmt.Fprintf(w, "  %s: %s\n", label, r.Get("channels."+gjson.Escape(id.String())).Raw); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func renderStatus(w io.Writer, r gjson.Result) error {
+	_, err := fmt.Fprintf(w, "Gateway %s at %s (protocol %d, auth %s)\nUptime: %s\nConnections: %d operator(s), %d node(s)\n",
+		r.Get("version").String(), r.Get("gateway.url").String(), r.Get("protocol").Int(), r.Get("gateway.authMode").String(),
+		(time.Duration(r.Get("uptimeMs").Int()) * time.Millisecond).Round(time.Second),
+		r.Get("connections.operators").Int(), r.Get("connections.nodes").Int())
+	return err
+}
+
+func renderPresence(w io.Writer, r gjson.Result) error {
+	for _, e := range r.Array() {
+		text := e.Get("text").String()
+		if text == "" {
+			text = e.Get("host").String() + " (" + e.Get("mode").String() + ")"
+		}
+		if _, err := fmt.Fprintln(w, text); err != nil {
+			return err
+		}
+	}
+	return nil
+}

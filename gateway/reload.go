@@ -1,0 +1,232 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/openclaw-go/openclaw/config"
+	"github.com/openclaw-go/openclaw/protocol"
+)
+
+// restartCooldown stops an agent from restarting the gateway in a loop.
+const restartCooldown = 30 * time.Second
+
+// loadConfig reads the config at paths (an empty path yields defaults).
+func loadConfig(paths config.Paths, getenv func(string) string) (*config.Config, error) {
+	if paths.ConfigPath == "" {
+		return config.Empty(), nil
+	}
+	cfg, err := config.Load(paths.ConfigPath, getenv)
+	if err != nil {
+		return nil, fmt.Errorf("gateway config: %w", err)
+	}
+	if !cfg.Valid() {
+		return nil, fmt.Errorf("gateway config: %s", config.FormatIssues(paths.ConfigPath, cfg.Issues))
+	}
+	return cfg, nil
+}
+
+// Reload is the SIGUSR1 in-place restart: re-read the config from disk and
+// apply it, keeping the listener and every connection. An unreadable or
+// invalid file keeps the config in force and is reported.
+func (s *Server) Reload() error {
+	s.log.Infof("in-place restart: reloading config")
+	_, err := s.reloadFromDisk(true)
+	return err
+}
+
+// reloadFromDisk loads and validates the config file and applies it when
+// its hash changed (or always with force). It reports whether it applied.
+func (s *Server) reloadFromDisk(force bool) (bool, error) {
+	path := s.paths.ConfigPath
+	if path == "" {
+		return false, nil
+	}
+	cfg, err := config.Load(path, s.opts.Getenv)
+	if err != nil {
+		s.log.Warnf("config reload skipped, keeping the last good config: %v", err)
+		return false, fmt.Errorf("config reload: %w", err)
+	}
+	if !cfg.Valid() {
+		msg := config.FormatIssues(path, cfg.Issues)
+		s.log.Warnf("config reload skipped, keeping the last good config: %s", msg)
+		return false, fmt.Errorf("config reload: %s", msg)
+	}
+	if !force && cfg.Hash == s.Config().Hash {
+		return false, nil
+	}
+	if err := s.applyConfig(cfg); err != nil {
+		s.log.Warnf("config reload skipped, keeping the last good config: %v", err)
+		return false, err
+	}
+	s.log.Infof("config reloaded from %s (hash %s)", path, short(cfg.Hash))
+	return true, nil
+}
+
+// applyConfig swaps in a validated config, re-resolves auth when it came
+// from the file (sockets authorized by a rotated secret are closed 4001),
+// and announces config.changed.
+func (s *Server) applyConfig(cfg *config.Config) error {
+	old := s.auth.Load()
+	if !s.authFromOpts {
+		next, err := resolveAuth(&s.opts, cfg)
+		if err != nil {
+			return err
+		}
+		if !isLoopbackHost(s.host) && !next.secured() {
+			return errors.New("config would leave a non-loopback gateway without auth")
+		}
+		if (next.mode == AuthToken && next.token == "") || (next.mode == AuthPassword && next.password == "") {
+			return fmt.Errorf("gateway auth mode %s has no secret configured", next.mode)
+		}
+		s.auth.Store(&next)
+		if next != *old {
+			s.log.Infof("gateway auth changed (mode %s): closing shared-secret sessions", next.mode)
+			for _, c := range s.readyConns() {
+				if m := c.sess.authMethod; m == AuthToken || m == AuthPassword {
+					c.closeWith(4001, "gateway auth changed")
+				}
+			}
+		}
+	}
+	s.cfg.Store(cfg)
+	s.watch.remember(s.paths.ConfigPath, cfg.Hash)
+	return s.broadcast(protocol.EventConfigChanged, protocol.ConfigChangedPayload{
+		Path: s.paths.ConfigPath, Hash: cfg.Hash, TS: nowMs(),
+	}, nil, false)
+}
+
+// configWatch tracks the config file's mtime and size between polls.
+type configWatch struct {
+	mu      sync.Mutex
+	mod     time.Time
+	size    int64
+	exists  bool
+	hash    string
+	pending bool
+}
+
+func (w *configWatch) init(cfg *config.Config) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.hash = cfg.Hash
+	if st, err := os.Stat(cfg.Path); cfg.Path != "" && err == nil {
+		w.mod, w.size, w.exists = st.ModTime(), st.Size(), true
+	}
+}
+
+// remember records the file state after our own write, so the poll does
+// not announce it a second time.
+func (w *configWatch) remember(path, hash string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.hash = hash
+	if st, err := os.Stat(path); path != "" && err == nil {
+		w.mod, w.size, w.exists = st.ModTime(), st.Size(), true
+	}
+}
+
+// changed reports whether the file differs from the last poll, and whether
+// a change seen earlier has now settled (debounce: one quiet poll).
+func (w *configWatch) poll(path string) (settled bool) {
+	st, err := os.Stat(path)
+	exists := err == nil
+	var mod time.Time
+	var size int64
+	if exists {
+		mod, size = st.ModTime(), st.Size()
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if exists != w.exists || !mod.Equal(w.mod) || size != w.size {
+		w.mod, w.size, w.exists = mod, size, exists
+		w.pending = true
+		return false
+	}
+	if w.pending {
+		w.pending = false
+		return true
+	}
+	return false
+}
+
+// watchConfigLoop polls the config file (mtime+size, every 500 ms) and hot
+// reloads it once a change has settled. No fsnotify: polling works on
+// every filesystem, editors' rename-writes included.
+func (s *Server) watchConfigLoop(ctx context.Context) {
+	if s.opts.ConfigPollInterval < 0 || s.paths.ConfigPath == "" {
+		return
+	}
+	t := time.NewTicker(s.opts.ConfigPollInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if s.watch.poll(s.paths.ConfigPath) {
+				_, _ = s.reloadFromDisk(false)
+			}
+		}
+	}
+}
+
+// restartState guards ScheduleRestart.
+type restartState struct {
+	mu    sync.Mutex
+	timer *time.Timer
+	last  time.Time
+}
+
+func (r *restartState) stop() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.timer != nil {
+		r.timer.Stop()
+		r.timer = nil
+	}
+}
+
+// ScheduleRestart is the gateway agent tool's restart: after delay, an
+// in-place restart (Reload; no shutdown event, connections stay). It is
+// refused when commands.restart is false, while one is pending, and within
+// 30 s of the previous one.
+func (s *Server) ScheduleRestart(delay time.Duration, reason string) error {
+	if !s.Config().Bool("commands.restart", true) {
+		return errors.New("gateway restart is disabled (commands.restart=false)")
+	}
+	if s.stopping.Load() {
+		return errors.New("gateway is shutting down")
+	}
+	r := &s.restart
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.timer != nil {
+		return errors.New("a gateway restart is already scheduled")
+	}
+	if since := time.Since(r.last); !r.last.IsZero() && since < restartCooldown {
+		return fmt.Errorf("gateway restart cooldown: retry in %s", (restartCooldown - since).Round(time.Second))
+	}
+	if delay < 0 {
+		delay = 0
+	}
+	r.last = time.Now()
+	if reason == "" {
+		reason = "requested"
+	}
+	s.log.Infof("restart scheduled in %s (%s)", delay, reason)
+	r.timer = time.AfterFunc(delay, func() {
+		r.mu.Lock()
+		r.timer = nil
+		r.last = time.Now()
+		r.mu.Unlock()
+		if err := s.Reload(); err != nil {
+			s.log.Warnf("scheduled restart: %v", err)
+		}
+	})
+	return nil
+}

@@ -1,0 +1,240 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/openclaw-go/openclaw/config"
+	"github.com/openclaw-go/openclaw/protocol"
+)
+
+// Server is one running gateway: a listener, its connections and the state
+// the gateway-native methods read.
+type Server struct {
+	opts    Options
+	host    string
+	paths   config.Paths
+	log     *logger
+	bootID  string
+	started time.Time
+
+	cfg          atomic.Pointer[config.Config]
+	auth         atomic.Pointer[authConfig]
+	authFromOpts bool // auth came from Options: config reloads leave it alone
+
+	upgrader websocket.Upgrader
+	httpSrv  *http.Server
+	ln       net.Listener
+
+	mu          sync.Mutex
+	conns       map[*conn]struct{} // every open socket
+	ready       map[*conn]struct{} // sockets past hello-ok (broadcast targets)
+	preauthByIP map[string]int
+
+	connWG          sync.WaitGroup
+	inflight        atomic.Int64
+	serving         atomic.Bool
+	stopping        atomic.Bool
+	presenceVer     atomic.Int64
+	presencePending atomic.Bool
+	healthVer       atomic.Int64
+	heartbeats      atomic.Bool
+
+	configMu sync.Mutex // serialises config.set/apply/patch
+	dedupe   *dedupeCache
+	pairing  *pairingStore
+	restart  restartState
+	watch    configWatch
+}
+
+// New validates the options and prepares a server; it does not bind yet.
+// It refuses to expose the gateway beyond loopback without a shared secret.
+func New(opts Options) (*Server, error) {
+	opts = opts.withDefaults()
+	cfg := opts.Config
+	if cfg == nil {
+		loaded, err := loadConfig(opts.Paths, opts.Getenv)
+		if err != nil {
+			return nil, err
+		}
+		cfg = loaded
+	}
+	host, err := resolveBindHost(&opts, cfg)
+	if err != nil {
+		return nil, err
+	}
+	auth, err := resolveAuth(&opts, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if !isLoopbackHost(host) && !auth.secured() {
+		return nil, fmt.Errorf("refusing to bind the gateway to %s without auth: set gateway.auth.token or gateway.auth.password (or --token/--password); only loopback may run without a shared secret", host)
+	}
+	if auth.mode == AuthToken && auth.token == "" {
+		return nil, errors.New("gateway auth mode token needs a token: set gateway.auth.token, OPENCLAW_GATEWAY_TOKEN or --token")
+	}
+	if auth.mode == AuthPassword && auth.password == "" {
+		return nil, errors.New("gateway auth mode password needs a password: set gateway.auth.password, OPENCLAW_GATEWAY_PASSWORD or --password")
+	}
+	lg, err := newLogger(logPath(opts.Paths.StateDir), opts.Log, opts.Verbose)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{
+		opts:         opts,
+		host:         host,
+		paths:        opts.Paths,
+		log:          lg,
+		bootID:       newUUID(),
+		started:      time.Now(),
+		authFromOpts: opts.AuthMode != "" || opts.Token != "" || opts.Password != "",
+		conns:        map[*conn]struct{}{},
+		ready:        map[*conn]struct{}{},
+		preauthByIP:  map[string]int{},
+		dedupe:       newDedupeCache(5*time.Minute, 1000),
+		pairing:      newPairingStore(opts.Paths.StateDir),
+	}
+	s.cfg.Store(cfg)
+	s.auth.Store(&auth)
+	s.heartbeats.Store(true)
+	s.upgrader = websocket.Upgrader{
+		EnableCompression: false,
+		CheckOrigin:       checkOrigin,
+		HandshakeTimeout:  10 * time.Second,
+	}
+	if err := s.pairing.load(); err != nil {
+		s.log.Warnf("device pairing store: %v (starting empty)", err)
+	}
+	s.watch.init(cfg)
+	return s, nil
+}
+
+// Listen binds the port; Addr is valid afterwards.
+func (s *Server) Listen() error {
+	if s.ln != nil {
+		return nil
+	}
+	addr := net.JoinHostPort(s.host, strconv.Itoa(s.opts.Port))
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("gateway listen %s: %w", addr, err)
+	}
+	s.ln = ln
+	return nil
+}
+
+// Addr is the bound host:port ("" before Listen).
+func (s *Server) Addr() string {
+	if s.ln == nil {
+		return ""
+	}
+	return s.ln.Addr().String()
+}
+
+// Config is the config in force (swapped on reload; never nil).
+func (s *Server) Config() *config.Config { return s.cfg.Load() }
+
+// Paths are the state and config locations the server was started with.
+func (s *Server) Paths() config.Paths { return s.paths }
+
+// Serve runs until ctx is cancelled, then shuts down gracefully: a
+// shutdown event, a bounded drain of in-flight requests, and close 1012 on
+// every socket.
+func (s *Server) Serve(ctx context.Context) error {
+	if err := s.Listen(); err != nil {
+		return err
+	}
+	s.httpSrv = &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: 10 * time.Second,
+	}
+	loops, stopLoops := context.WithCancel(context.Background())
+	var loopWG sync.WaitGroup
+	for _, loop := range []func(context.Context){s.tickLoop, s.healthLoop, s.watchConfigLoop} {
+		loopWG.Add(1)
+		go func() { defer loopWG.Done(); loop(loops) }()
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- s.httpSrv.Serve(s.ln) }()
+	s.serving.Store(true)
+	s.log.Infof("listening on ws://%s (auth %s, protocol %d, version %s)", s.Addr(), s.auth.Load().mode, protocol.Version, s.opts.Version)
+
+	var serveErr error
+	select {
+	case <-ctx.Done():
+	case err := <-errc:
+		if !errors.Is(err, http.ErrServerClosed) {
+			serveErr = fmt.Errorf("gateway serve: %w", err)
+		}
+	}
+	s.shutdown()
+	stopLoops()
+	loopWG.Wait()
+	s.restart.stop()
+	s.log.Infof("stopped")
+	if err := s.log.close(); err != nil && serveErr == nil {
+		serveErr = err
+	}
+	return serveErr
+}
+
+// shutdown is the SIGTERM path: stop accepting, tell clients, drain, close.
+func (s *Server) shutdown() {
+	s.serving.Store(false)
+	s.stopping.Store(true)
+	s.log.Infof("shutting down: draining in-flight requests")
+	sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	_ = s.httpSrv.Shutdown(sctx) // closes the listener; hijacked sockets are ours
+	cancel()
+
+	s.broadcast(protocol.EventShutdown, protocol.ShutdownPayload{Reason: protocol.ReasonGatewayStopping}, nil, false)
+
+	deadline := time.Now().Add(s.opts.DrainTimeout)
+	for s.inflight.Load() > 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := s.inflight.Load(); n > 0 {
+		s.log.Warnf("drain timeout: %d request(s) still running", n)
+	}
+	s.mu.Lock()
+	all := make([]*conn, 0, len(s.conns))
+	for c := range s.conns {
+		all = append(all, c)
+	}
+	s.mu.Unlock()
+	for _, c := range all {
+		c.closeWith(protocol.CloseServiceRestart, protocol.ReasonServiceRestart)
+	}
+	done := make(chan struct{})
+	go func() { s.connWG.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(closeGrace + 2*time.Second):
+		s.log.Warnf("some connections did not close in time")
+	}
+}
+
+// uptimeMs is time since New.
+func (s *Server) uptimeMs() int64 { return time.Since(s.started).Milliseconds() }
+
+// readyConns snapshots the broadcast targets.
+func (s *Server) readyConns() []*conn {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]*conn, 0, len(s.ready))
+	for c := range s.ready {
+		out = append(out, c)
+	}
+	return out
+}
+
+func nowMs() int64 { return time.Now().UnixMilli() }

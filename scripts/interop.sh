@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Interoperability matrix against the original OpenClaw (npm openclaw@2026.9.6):
+#   1. the original CLI against our gateway (`openclaw serve`);
+#   2. our CLI against the original gateway (`openclaw-peer gateway run`).
+# Installs the peer with ../shared/peer/install-openclaw.sh (npm registry only).
+# Usage: scripts/interop.sh [path/to/openclaw]
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+bin=${1:-$root/bin/openclaw}
+peer_dir=${OPENCLAW_PEER_DIR:-$HOME/.cache/openclaw-peer}
+peer=$peer_dir/bin/openclaw-peer
+installer=${OPENCLAW_PEER_INSTALLER:-$root/../shared/peer/install-openclaw.sh}
+
+if [ ! -x "$peer" ]; then
+  echo "installing the peer (npm, about a minute)…" >&2
+  bash "$installer" >&2 || { echo "peer install failed" >&2; exit 1; }
+fi
+
+work=$(mktemp -d)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+token=interop-token
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+wait_ready() { # url seconds
+  for _ in $(seq 1 $(($2 * 10))); do curl -fsS "$1" >/dev/null 2>&1 && return 0; sleep 0.1; done; return 1; }
+# check NAME JSON-PYTHON-EXPR CMD...: run CMD, parse stdout as JSON, evaluate the expression on it.
+pass=0; fail=0; rows=()
+check() {
+  local name=$1 expr=$2; shift 2
+  local out rc
+  out=$("$@" 2>"$work/stderr"); rc=$?
+  if [ $rc -eq 0 ] && printf '%s' "$out" | python3 -c "import json,sys; d=json.load(sys.stdin); sys.exit(0 if ($expr) else 1)" 2>/dev/null; then
+    rows+=("| $name | pass |"); pass=$((pass + 1))
+  else
+    rows+=("| $name | FAIL (exit $rc) |"); fail=$((fail + 1))
+    { echo "--- $name (exit $rc)"; echo "$out" | head -c 2000; echo; head -c 2000 "$work/stderr"; } >&2
+  fi
+}
+
+# 1. The original CLI against our gateway.
+port=$(free_port)
+mkdir -p "$work/ours" "$work/peerhome"
+OPENCLAW_STATE_DIR="$work/ours" "$bin" serve --port "$port" --auth token --token "$token" >"$work/ours.log" 2>&1 &
+pids+=($!)
+wait_ready "http://127.0.0.1:$port/readyz" 10 || { echo "our gateway did not start" >&2; cat "$work/ours.log" >&2; exit 1; }
+url=ws://127.0.0.1:$port
+P() { HOME="$work/peerhome" "$peer" "$@"; }
+check "peer: gateway call health" 'd.get("ok") is True' P gateway call health --url "$url" --token "$token" --json
+check "peer: gateway call status" 'isinstance(d, dict)' P gateway call status --url "$url" --token "$token" --json
+check "peer: gateway call config.get" '"hash" in d and "config" in d' P gateway call config.get --url "$url" --token "$token" --json
+hash=$(P gateway call config.get --url "$url" --token "$token" --json 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["hash"])')
+check "peer: gateway call config.patch (baseHash)" 'd.get("ok") is True' \
+  P gateway call config.patch --url "$url" --token "$token" --json --params "{\"raw\":\"{tools:{profile:'coding'}}\",\"baseHash\":\"$hash\"}"
+check "peer: config.get after patch" 'd["config"]["tools"]["profile"] == "coding"' P gateway call config.get --url "$url" --token "$token" --json
+check "peer: stale baseHash refused" 'True' bash -c "! HOME='$work/peerhome' '$peer' gateway call config.patch --url '$url' --token '$token' --json --params '{\"raw\":\"{}\",\"baseHash\":\"$hash\"}' >/dev/null 2>&1 && echo '{}'"
+check "peer: gateway call tools.catalog" 'len(d.get("tools", d.get("groups", []))) > 0' P gateway call tools.catalog --url "$url" --token "$token" --json
+check "peer: health" 'isinstance(d, dict)' P health --url "$url" --token "$token" --json
+
+# 2. Our CLI against the original gateway.
+pport=$(free_port)
+mkdir -p "$work/peergw"
+HOME="$work/peergw" "$peer" gateway run --allow-unconfigured --auth token --token "$token" --port "$pport" >"$work/peer.log" 2>&1 &
+pids+=($!)
+if wait_ready "http://127.0.0.1:$pport/readyz" 90; then
+  purl=ws://127.0.0.1:$pport
+  check "ours → peer: gateway call health" 'd.get("ok") is True' "$bin" gateway call health --url "$purl" --token "$token" --json
+  check "ours → peer: health" 'isinstance(d, dict)' "$bin" health --url "$purl" --token "$token" --json
+  check "ours → peer: gateway call config.get" '"hash" in d' "$bin" gateway call config.get --url "$purl" --token "$token" --json
+else
+  rows+=("| peer gateway start | FAIL (not ready in 90 s) |"); fail=$((fail + 1))
+  tail -20 "$work/peer.log" >&2
+fi
+
+echo "| check | result |"
+echo "|---|---|"
+printf '%s\n' "${rows[@]}"
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]

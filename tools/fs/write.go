@@ -1,0 +1,69 @@
+package fs
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/openclaw-go/openclaw/tools"
+)
+
+//go:embed schema/write.json
+var writeSchema string
+
+func init() {
+	tools.Register(&tools.Action{
+		Tool:    "write",
+		Summary: "Write a file (create or overwrite), creating parent directories",
+		Description: "Replaces the whole file with content. Relative paths resolve in " +
+			"the agent workspace.",
+		Examples: []string{
+			"openclaw write notes.md --content 'hello'",
+			`echo '{"content":"line 1\nline 2\n"}' | openclaw write notes.md --params -`,
+		},
+		Schema: writeSchema,
+		Args:   []string{"path"},
+		Scope:  "operator.write",
+		Where:  tools.Local,
+		Run:    runWrite,
+		Render: renderText,
+	})
+}
+
+func runWrite(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
+	a, err := decodeArgs(params)
+	if err != nil {
+		return nil, err
+	}
+	p, okPath := a.path()
+	content, okContent := a.text("content")
+	var missing []string
+	if !okPath {
+		missing = append(missing, labelPath)
+	}
+	if !okContent {
+		missing = append(missing, "content")
+	}
+	if len(missing) > 0 {
+		return nil, missingParams(missing...)
+	}
+	t, err := resolve(env, p)
+	if err != nil {
+		return nil, err
+	}
+	unlock := lockFile(t.real)
+	defer unlock()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(t.abs), 0o755); err != nil {
+		return nil, tools.AsError(err)
+	}
+	if err := os.WriteFile(t.abs, []byte(content), 0o644); err != nil {
+		return nil, tools.AsError(err)
+	}
+	return tools.TextResult(fmt.Sprintf("Successfully wrote %d bytes to %s", len(content), t.shown), nil), nil
+}
