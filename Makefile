@@ -1,13 +1,13 @@
 # openclaw (Go) — build, test, benchmark, docs.
 GO      ?= go
 BIN     := bin/openclaw
-VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+VERSION ?= 2026.9.6-go+$(shell git rev-parse --short HEAD 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X github.com/openclaw-go/openclaw/commands.Version=$(VERSION)
 
 .PHONY: build test bench docs lint fuzz interop clean
 
 build: ## static binary in bin/openclaw
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/openclaw
+	CGO_ENABLED=0 $(GO) build -trimpath -tags urfave_cli_no_docs -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/openclaw
 
 test: ## the whole suite (what CI runs)
 	$(GO) vet ./...

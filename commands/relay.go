@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/openclaw-go/openclaw/client"
+	"github.com/openclaw-go/openclaw/gateway"
 	"github.com/openclaw-go/openclaw/protocol"
 	"github.com/openclaw-go/openclaw/tools"
 	"github.com/tidwall/gjson"
@@ -142,8 +143,11 @@ func (r *runtime) target(c *cli.Context) (gatewayTarget, error) {
 			return t, nil
 		}
 	}
-	port := r.gatewayPort(c, cfg.Int("gateway.port", 0))
-	t.url = "ws://127.0.0.1:" + strconv.Itoa(port)
+	paths, err := r.Paths(c)
+	if err != nil {
+		return t, err
+	}
+	t.url = "ws://127.0.0.1:" + strconv.Itoa(gateway.ResolvePort(0, paths, cfg, r.getenv))
 	if t.token == "" {
 		t.token = cfg.String("gateway.auth.token", "")
 	}
@@ -151,21 +155,6 @@ func (r *runtime) target(c *cli.Context) (gatewayTarget, error) {
 		t.password = cfg.String("gateway.auth.password", "")
 	}
 	return t, nil
-}
-
-// gatewayPort: OPENCLAW_GATEWAY_PORT, then gateway.port, then 19001 with
-// --dev, else 18789.
-func (r *runtime) gatewayPort(c *cli.Context, fromConfig int) int {
-	if p, err := strconv.Atoi(r.getenv("OPENCLAW_GATEWAY_PORT")); err == nil && p > 0 {
-		return p
-	}
-	if fromConfig > 0 {
-		return fromConfig
-	}
-	if c.Bool("dev") {
-		return protocol.DevPort
-	}
-	return protocol.DefaultPort
 }
 
 func mustJSON(v any) json.RawMessage {

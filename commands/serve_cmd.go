@@ -50,18 +50,20 @@ func (r *runtime) serve(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	// Auth comes from flags (or their env vars) only; left empty, the gateway
+	// reads gateway.auth.* itself so a hot reload can rotate it.
 	opts := gateway.Options{
-		Port:     c.Int("port"),
 		Bind:     firstNonEmpty(c.String("bind"), cfg.String("gateway.bind", ""), "loopback"),
 		Host:     firstNonEmpty(c.String("host"), cfg.String("gateway.customBindHost", "")),
-		AuthMode: firstNonEmpty(c.String("auth"), cfg.String("gateway.auth.mode", "")),
-		Token:    firstNonEmpty(c.String("token"), cfg.String("gateway.auth.token", "")),
-		Password: firstNonEmpty(c.String("password"), cfg.String("gateway.auth.password", "")),
+		AuthMode: c.String("auth"),
+		Token:    c.String("token"),
+		Password: c.String("password"),
 		Paths:    p,
 		Config:   cfg,
 		Version:  Version,
 		Verbose:  c.Bool("verbose"),
 		Log:      r.stderr,
+		Getenv:   r.getenv,
 	}
 	if f := c.String("password-file"); f != "" {
 		b, err := os.ReadFile(f)
@@ -70,19 +72,7 @@ func (r *runtime) serve(c *cli.Context) error {
 		}
 		opts.Password = strings.TrimSpace(string(b))
 	}
-	if opts.AuthMode == "" {
-		switch {
-		case opts.Password != "" && opts.Token == "":
-			opts.AuthMode = "password"
-		case opts.Token != "":
-			opts.AuthMode = "token"
-		default:
-			opts.AuthMode = "none"
-		}
-	}
-	if opts.Port == 0 {
-		opts.Port = r.gatewayPort(c, cfg.Int("gateway.port", 0))
-	}
+	opts.Port = gateway.ResolvePort(c.Int("port"), p, cfg, r.getenv)
 	srv, err := gateway.New(opts)
 	if err != nil {
 		return tools.Errorf(tools.CodeUsage, "%v", err)
@@ -90,7 +80,6 @@ func (r *runtime) serve(c *cli.Context) error {
 	if err := srv.Listen(); err != nil {
 		return err
 	}
-	fmt.Fprintf(r.stderr, "openclaw gateway listening on ws://%s (auth %s, state %s)\n", srv.Addr(), opts.AuthMode, p.StateDir)
 
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -50,6 +50,12 @@ func (c *conn) dispatchFrame(mt int, data []byte) {
 			<-c.sem
 			c.reqWG.Done()
 		}()
+		defer func() {
+			if r := recover(); r != nil { // a bug outside the handler: answer, don't crash
+				c.s.log.Warnf("panic dispatching %s: %v\n%s", req.Method, r, debug.Stack())
+				c.sendResponse(errorResponse(req.ID, retryable(protocol.NewError(protocol.ErrUnavailable, req.Method+" failed: internal error", nil))))
+			}
+		}()
 		res := c.s.handleRequest(c.ctx, c, req)
 		if res != nil {
 			c.sendResponse(res)

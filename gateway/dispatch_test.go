@@ -246,7 +246,7 @@ func TestConcurrentHealth(t *testing.T) {
 		go func() { defer wg.Done(); c.close() }()
 	}
 	wg.Wait()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(10 * time.Second) // generous: CI machines are shared
 	for runtime.NumGoroutine() > baseline && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -306,7 +306,7 @@ func TestShutdownDrainsAndCloses1012(t *testing.T) {
 }
 
 func TestTickEvent(t *testing.T) {
-	ts := startServer(t, Options{TickInterval: 50 * time.Millisecond})
+	ts := startServer(t, Options{TickInterval: 50 * time.Millisecond, HealthInterval: 80 * time.Millisecond})
 	c := dialConnected(t, ts.url)
 	h := decode[map[string]any](t, c.hello)
 	if h["policy"].(map[string]any)["tickIntervalMs"] != 50.0 {
@@ -321,6 +321,10 @@ func TestTickEvent(t *testing.T) {
 	_ = json.Unmarshal(b.Payload, &p)
 	if _, ok := p["ts"].(float64); !ok {
 		t.Errorf("tick payload %s", b.Payload)
+	}
+	hv := c.nextEvent(t, "health", 2*time.Second)
+	if hv.StateVersion == nil || hv.StateVersion.Health < 1 || !strings.Contains(string(hv.Payload), `"ok":true`) {
+		t.Errorf("health event %s %+v", hv.Payload, hv.StateVersion)
 	}
 	// Nodes get ticks too; scope-less clients get no presence.
 	bare := dialConnected(t, ts.url, func(p map[string]any) {

@@ -3,6 +3,7 @@ package gateway
 import (
 	"encoding/json"
 	"fmt"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -56,6 +57,13 @@ func (c *conn) handleFirstFrame(mt int, data []byte) {
 	c.reqWG.Add(1)
 	go func() {
 		defer c.reqWG.Done()
+		defer func() {
+			if r := recover(); r != nil {
+				c.s.log.Warnf("panic in connect: %v\n%s", r, debug.Stack())
+				c.rejectConnect(req.ID, retryable(protocol.NewError(protocol.ErrUnavailable, "connect failed: internal error", nil)),
+					protocol.CloseTryAgainLater, "")
+			}
+		}()
 		c.handleConnect(req.ID, params)
 	}()
 }

@@ -311,7 +311,7 @@ func TestGarbageBeforeConnect(t *testing.T) {
 			}
 			select {
 			case e := <-c.events:
-				t.Errorf("unexpected frame %+v", e)
+				t.Errorf("unexpected frame %s", e)
 			default:
 			}
 		})

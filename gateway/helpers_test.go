@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/tidwall/gjson"
 
 	"github.com/openclaw-go/openclaw/config"
 	"github.com/openclaw-go/openclaw/protocol"
@@ -97,6 +98,17 @@ func startServer(t testing.TB, opts Options) *testServer {
 	if opts.AuthMode == "" && opts.Token == "" && opts.Password == "" {
 		opts.Token = testToken
 	}
+	return startServerRaw(t, opts)
+}
+
+// startServerRaw runs opts as given (auth may come from the config file).
+func startServerRaw(t testing.TB, opts Options) *testServer {
+	t.Helper()
+	dir := opts.Paths.StateDir
+	if dir == "" {
+		dir = t.TempDir()
+		opts.Paths = config.Paths{StateDir: dir, ConfigPath: filepath.Join(dir, "openclaw.json")}
+	}
 	if opts.Getenv == nil {
 		opts.Getenv = func(string) string { return "" }
 	}
@@ -159,7 +171,7 @@ type tclient struct {
 	nextID    atomic.Int64
 	mu        sync.Mutex
 	pending   map[string]chan frame
-	events    chan frame
+	events    chan []byte
 	closed    chan struct{}
 	closeErr  error
 	hello     json.RawMessage
@@ -172,7 +184,7 @@ func dial(t testing.TB, url string) *tclient {
 	if err != nil {
 		t.Fatalf("dial: %v", err)
 	}
-	c := &tclient{t: t, ws: ws, pending: map[string]chan frame{}, events: make(chan frame, 512), closed: make(chan struct{})}
+	c := &tclient{t: t, ws: ws, pending: map[string]chan frame{}, events: make(chan []byte, 512), closed: make(chan struct{})}
 	_ = ws.SetReadDeadline(time.Now().Add(5 * time.Second))
 	var ch frame
 	if err := ws.ReadJSON(&ch); err != nil {
@@ -198,13 +210,15 @@ func (c *tclient) readLoop() {
 			c.closeErr = err
 			return
 		}
-		var f frame
-		if err := json.Unmarshal(data, &f); err != nil {
-			c.closeErr = fmt.Errorf("bad frame %q: %w", data, err)
-			return
-		}
-		switch f.Type {
+		// Peek with gjson: presence bursts carry big payloads that only a
+		// test waiting for them needs decoded.
+		switch gjson.GetBytes(data, "type").Str {
 		case "res":
+			var f frame
+			if err := json.Unmarshal(data, &f); err != nil {
+				c.closeErr = fmt.Errorf("bad frame %q: %w", data, err)
+				return
+			}
 			c.mu.Lock()
 			ch := c.pending[f.ID]
 			delete(c.pending, f.ID)
@@ -214,9 +228,12 @@ func (c *tclient) readLoop() {
 			}
 		case "event":
 			select {
-			case c.events <- f:
+			case c.events <- data:
 			default:
 			}
+		default:
+			c.closeErr = fmt.Errorf("bad frame %q", data)
+			return
 		}
 	}
 }
@@ -324,8 +341,12 @@ func (c *tclient) nextEvent(t testing.TB, name string, d time.Duration) frame {
 	timeout := time.After(d)
 	for {
 		select {
-		case f := <-c.events:
-			if f.Event == name {
+		case raw := <-c.events:
+			if gjson.GetBytes(raw, "event").Str == name {
+				var f frame
+				if err := json.Unmarshal(raw, &f); err != nil {
+					t.Fatalf("bad event %s: %v", raw, err)
+				}
 				return f
 			}
 		case <-timeout:

@@ -118,6 +118,14 @@ func TestConfigGetPatchCAS(t *testing.T) {
 	if !strings.Contains(string(after), "s3cret-config-token") || strings.Contains(string(after), redactedSentinel) {
 		t.Errorf("round trip lost the secret:\n%s", after)
 	}
+	// apply replaces the document and reports the restart plan.
+	cur = config.HashRaw(after)
+	ap := c.call("config.apply", map[string]any{"raw": `{gateway: {auth: {token: "__OPENCLAW_REDACTED__"}}, tools: {profile: "coding"}}`,
+		"baseHash": cur, "note": "test"})
+	if !ap.OK || !strings.Contains(string(ap.Payload), `"restart":{"mode":"hot-reload","scheduled":false}`) {
+		t.Fatalf("config.apply: %s %+v", ap.Payload, ap.Error)
+	}
+	after, _ = os.ReadFile(cfgPath)
 	// No-op patch.
 	cur = config.HashRaw(after)
 	noop := c.call("config.patch", map[string]any{"raw": `{tools: {profile: "coding"}}`, "baseHash": cur})
@@ -323,5 +331,25 @@ func TestInfoMethods(t *testing.T) {
 	st := decode[map[string]any](t, c.call("status", nil).Payload)
 	if st["configPath"] != cfgPath || st["version"] != "test" {
 		t.Errorf("status = %v", st)
+	}
+}
+
+func TestConfigAuthRotation(t *testing.T) {
+	dir := t.TempDir()
+	cfgPath := filepath.Join(dir, "openclaw.json")
+	writeFile(t, cfgPath, `{gateway: {auth: {token: "first-token"}}}`)
+	ts := startServerRaw(t, Options{Paths: config.Paths{StateDir: dir, ConfigPath: cfgPath}, ConfigPollInterval: 20 * time.Millisecond})
+	withToken := func(tok string) func(map[string]any) {
+		return func(p map[string]any) { p["auth"] = map[string]any{"token": tok} }
+	}
+	c := dialConnected(t, ts.url, withToken("first-token"))
+	writeFile(t, cfgPath, `{gateway: {auth: {token: "second-token"}}}`)
+	if code, reason := c.waitClose(t); code != 4001 || reason != "gateway auth changed" {
+		t.Errorf("close %d %q", code, reason)
+	}
+	dialConnected(t, ts.url, withToken("second-token"))
+	old := dial(t, ts.url)
+	if f := old.call("connect", connectParams(withToken("first-token"))); f.OK {
+		t.Errorf("old token still accepted")
 	}
 }
