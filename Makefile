@@ -13,9 +13,14 @@ test: ## the whole suite (what CI runs)
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
 
-bench: build ## Go benchmarks plus whole-process timings of CLI calls
+bench: build ## Go benchmarks, whole-process CLI timings, gateway load (start-to-ready, RSS, health req/s)
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	./scripts/bench-cli.sh $(BIN)
+	$(GO) build -o bin/gwbench ./cmd/gwbench
+	d=$$(mktemp -d) && OPENCLAW_STATE_DIR=$$d bin/gwbench -port 18799 -token bench -- $(BIN) serve --port 18799 --auth token --token bench; rm -rf $$d
+
+interop: build ## the original OpenClaw CLI against our gateway and ours against theirs (installs the peer from npm)
+	./scripts/interop.sh $(BIN)
 
 docs: ## regenerate man/openclaw.1 and completions/
 	$(GO) run ./cmd/openclaw __gen-docs --dir .

@@ -55,7 +55,8 @@ check "peer: gateway call config.patch (baseHash)" 'd.get("ok") is True' \
 check "peer: config.get after patch" 'd["config"]["tools"]["profile"] == "coding"' P gateway call config.get --url "$url" --token "$token" --json
 check "peer: stale baseHash refused" 'True' bash -c "! HOME='$work/peerhome' '$peer' gateway call config.patch --url '$url' --token '$token' --json --params '{\"raw\":\"{}\",\"baseHash\":\"$hash\"}' >/dev/null 2>&1 && echo '{}'"
 check "peer: gateway call tools.catalog" 'len(d.get("tools", d.get("groups", []))) > 0' P gateway call tools.catalog --url "$url" --token "$token" --json
-check "peer: health" 'isinstance(d, dict)' P health --url "$url" --token "$token" --json
+# `openclaw health` takes no --url: it reads the gateway from the environment.
+check "peer: health" 'isinstance(d, dict)' env OPENCLAW_GATEWAY_URL="$url" OPENCLAW_GATEWAY_TOKEN="$token" HOME="$work/peerhome" "$peer" health --json
 
 # 2. Our CLI against the original gateway.
 pport=$(free_port)
