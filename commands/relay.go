@@ -67,7 +67,12 @@ func (r *runtime) relayTool(ctx context.Context, t gatewayTarget, a *tools.Actio
 		args = b
 	}
 	req := map[string]any{"name": a.Tool, "args": json.RawMessage(args)}
-	payload, err := r.dialCall(ctx, t, "tools.invoke", []string{protocol.ScopeWrite}, mustJSON(req))
+	// tools.invoke needs write; the tool itself may need more (gateway config writes need admin).
+	scopes := []string{protocol.ScopeWrite}
+	if a.Scope != "" && a.Scope != protocol.ScopeWrite {
+		scopes = append(scopes, a.Scope)
+	}
+	payload, err := r.dialCall(ctx, t, "tools.invoke", scopes, mustJSON(req))
 	if err != nil {
 		return nil, err
 	}

@@ -279,7 +279,7 @@ func TestToolsMethods(t *testing.T) {
 	}
 	bad := c.call("tools.invoke", map[string]any{"name": "test_echo", "args": map[string]any{"nope": 1}})
 	_ = json.Unmarshal(bad.Payload, &out)
-	if !bad.OK || out.OK || out.Error == nil || out.Error.Code != "INVALID_REQUEST" {
+	if !bad.OK || out.OK || out.Error == nil || out.Error.Code != "INVALID_PARAMS" {
 		t.Errorf("tools.invoke bad args = %s", bad.Payload)
 	}
 	unknown := c.call("tools.invoke", map[string]any{"name": "no_such_tool"})

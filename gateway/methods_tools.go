@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -166,6 +167,13 @@ func runToolsInvoke(ctx context.Context, env *tools.Env, params json.RawMessage)
 	fail := func(err error, a *tools.Action) (any, error) {
 		if a == nil {
 			a = &tools.Action{Tool: p.Name}
+		}
+		// A tool's own failure keeps its tools code (DENIED, INVALID_PARAMS, …)
+		// so a relayed call fails exactly as the local one does.
+		var te *tools.Error
+		if errors.As(err, &te) {
+			return map[string]any{"ok": false, "toolName": p.Name,
+				"error": map[string]any{"code": te.Code, "message": te.Message, "details": te.Details}}, nil
 		}
 		e := wireError(p.Name, a, err)
 		return map[string]any{"ok": false, "toolName": p.Name,

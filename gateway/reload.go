@@ -175,6 +175,10 @@ func (s *Server) watchConfigLoop(ctx context.Context) {
 	}
 }
 
+// ErrRestartPending means a restart is already scheduled; callers coalesce
+// onto it.
+var ErrRestartPending = errors.New("a gateway restart is already scheduled")
+
 // restartState guards ScheduleRestart.
 type restartState struct {
 	mu    sync.Mutex
@@ -206,7 +210,7 @@ func (s *Server) ScheduleRestart(delay time.Duration, reason string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.timer != nil {
-		return errors.New("a gateway restart is already scheduled")
+		return ErrRestartPending
 	}
 	if since := time.Since(r.last); !r.last.IsZero() && since < restartCooldown {
 		return fmt.Errorf("gateway restart cooldown: retry in %s", (restartCooldown - since).Round(time.Second))
