@@ -61,20 +61,11 @@ func (e *Env) WorkspaceDir() string {
 	_ = cfg.Decode("agents.list", &list)
 	for _, a := range list {
 		if a.ID == e.AgentID() && a.Workspace != "" {
-			return expandHome(a.Workspace)
+			return ExpandHome(a.Workspace)
 		}
 	}
 	if ws := cfg.String("agents.defaults.workspace", ""); ws != "" {
-		return expandHome(ws)
+		return ExpandHome(ws)
 	}
 	return filepath.Join(e.StateDir, "workspace")
-}
-
-func expandHome(p string) string {
-	if len(p) > 1 && p[0] == '~' && (p[1] == '/' || p[1] == filepath.Separator) {
-		if home, err := userHome(); err == nil {
-			return filepath.Join(home, p[2:])
-		}
-	}
-	return p
 }

@@ -83,13 +83,19 @@ func load(url, token string, conns int, d time.Duration) {
 	var lat []time.Duration
 	var errs int
 	var wg sync.WaitGroup
+	// A gateway may answer /readyz before it admits clients (the original
+	// says "gateway starting"): make sure one connection works first.
+	if c, err := dialRetry(ctx, url, token); err != nil {
+		fail("dial: %v", err)
+	} else {
+		c.Close()
+	}
 	start := time.Now()
 	for i := 0; i < conns; i++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			conn, err := client.Dial(ctx, client.Options{URL: url, Token: token, ClientID: "cli", ClientMode: "cli",
-				Version: "gwbench", Scopes: []string{protocol.ScopeRead}})
+			conn, err := dialRetry(ctx, url, token)
 			if err != nil {
 				fail("dial: %v", err)
 			}
@@ -121,6 +127,19 @@ func load(url, token string, conns int, d time.Duration) {
 	fmt.Printf("health over %d connections for %s: %d calls, %d errors\n", conns, d, len(lat), errs)
 	fmt.Printf("throughput:       %8.0f req/s\n", float64(len(lat))/elapsed.Seconds())
 	fmt.Printf("latency:          p50 %.2f ms  p99 %.2f ms  max %.2f ms\n", pct(0.5), pct(0.99), pct(1))
+}
+
+// dialRetry dials, retrying retryable refusals for up to a minute.
+func dialRetry(ctx context.Context, url, token string) (*client.Conn, error) {
+	deadline := time.Now().Add(time.Minute)
+	for {
+		conn, err := client.Dial(ctx, client.Options{URL: url, Token: token, ClientID: "cli", ClientMode: "cli",
+			Version: "gwbench", Scopes: []string{protocol.ScopeRead}})
+		if err == nil || time.Now().After(deadline) {
+			return conn, err
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
 }
 
 func rssMiB(pid int) float64 {

@@ -40,7 +40,7 @@ func resolve(env *tools.Env, raw string) (*target, error) {
 			p = p[1:]
 		}
 	}
-	p = expandHome(p)
+	p = tools.ExpandHome(p)
 	root := workspaceRoot(env)
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(root, p)
@@ -134,24 +134,4 @@ func realPath(p string) (string, error) {
 
 func splitPath(p string) []string {
 	return strings.FieldsFunc(p, func(r rune) bool { return os.IsPathSeparator(uint8(r)) && r < 0x80 })
-}
-
-// expandHome expands "~" and "~/..." (OPENCLAW_HOME first, as the original
-// does for every default).
-func expandHome(p string) string {
-	if p != "~" && !strings.HasPrefix(p, "~/") && !strings.HasPrefix(p, "~"+string(filepath.Separator)) {
-		return p
-	}
-	home := os.Getenv("OPENCLAW_HOME")
-	if home == "" {
-		h, err := os.UserHomeDir()
-		if err != nil {
-			return p
-		}
-		home = h
-	}
-	if p == "~" {
-		return home
-	}
-	return filepath.Join(home, p[2:])
 }
