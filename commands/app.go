@@ -21,6 +21,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	r := newRuntime(stdin, stdout, stderr)
 	app := r.newApp()
 	args = normalizeArgs(app, args)
+	r.urlFlag = hasFlag(args, "url")
 	jsonOut := hasFlag(args, "json") || !isTerminal(stdout)
 	if err := app.Run(args); err != nil {
 		if isUsage(err) {

@@ -2,13 +2,14 @@ package commands
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/urfave/cli/v2"
 )
 
 // builtinCommands are the commands that are not tool actions.
 func (r *runtime) builtinCommands() []*cli.Command {
-	return []*cli.Command{
+	cmds := []*cli.Command{
 		r.toolsCommand(),
 		r.configCommand(),
 		r.completionCommand(),
@@ -30,6 +31,15 @@ func (r *runtime) builtinCommands() []*cli.Command {
 			},
 		},
 	}
+	for _, c := range cmds {
+		switch c.Name {
+		case "gateway", "serve", "health", "logs":
+			c.Category = "Automation and gateway"
+		default:
+			c.Category = "Setup"
+		}
+	}
+	return cmds
 }
 
 // mergeCommands folds commands that share a name into one group, so the
@@ -56,6 +66,9 @@ func mergeCommands(cmds []*cli.Command) []*cli.Command {
 			continue
 		}
 		panic("commands: two commands named " + c.Name)
+	}
+	for _, c := range out {
+		sort.Slice(c.Subcommands, func(i, j int) bool { return c.Subcommands[i].Name < c.Subcommands[j].Name })
 	}
 	return out
 }

@@ -28,7 +28,7 @@ func (r *runtime) run(c *cli.Context, a *tools.Action, params json.RawMessage) (
 	case tools.Either:
 		relay = target.explicit || c.Bool("remote")
 	case tools.Local:
-		relay = c.Bool("remote")
+		relay = c.Bool("remote") || r.urlFlag
 	}
 	ctx := c.Context
 	if d := c.Duration("timeout"); d > 0 {

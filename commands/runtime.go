@@ -17,6 +17,10 @@ type runtime struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	getenv         func(string) string
+	// urlFlag is true when --url was typed on this command line: then even
+	// a local tool relays. A URL from the environment or config relays only
+	// gateway and browser actions (local tools need --remote).
+	urlFlag bool
 
 	paths *config.Paths
 	cfg   *config.Config

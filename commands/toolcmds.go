@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/openclaw-go/openclaw/policy"
 	"github.com/openclaw-go/openclaw/tools"
 	"github.com/urfave/cli/v2"
 )
@@ -45,12 +46,13 @@ func (r *runtime) toolCommands() []*cli.Command {
 			path := commandPath(a.Tool, a.Verb, multi)
 			cmd := r.actionCommand(a, path[len(path)-1])
 			if len(path) == 1 {
+				cmd.Category = category(name)
 				top = append(top, cmd)
 				continue
 			}
 			g := groups[path[0]]
 			if g == nil {
-				g = &cli.Command{Name: path[0], Usage: groupUsage(path[0], name, multi)}
+				g = &cli.Command{Name: path[0], Usage: groupUsage(path[0], name, multi), Category: category(name)}
 				groups[path[0]] = g
 				top = append(top, g)
 			}
@@ -61,6 +63,23 @@ func (r *runtime) toolCommands() []*cli.Command {
 		sort.Slice(g.Subcommands, func(i, j int) bool { return g.Subcommands[i].Name < g.Subcommands[j].Name })
 	}
 	return top
+}
+
+// categories title the help sections by policy group, so `openclaw --help`
+// reads by family.
+var categories = map[string]string{
+	"group:fs": "Files", "group:runtime": "Runtime", "group:web": "Web",
+	"group:memory": "Memory", "group:sessions": "Sessions and agents", "group:ui": "Browser and canvas",
+	"group:automation": "Automation and gateway", "group:messaging": "Messaging", "group:nodes": "Nodes",
+}
+
+func category(tool string) string {
+	for _, g := range policy.GroupsOf(tool) {
+		if c, ok := categories[g]; ok {
+			return c
+		}
+	}
+	return "Other tools"
 }
 
 func groupUsage(group, tool string, multi bool) string {
