@@ -4,10 +4,13 @@ BIN     := bin/openclaw
 VERSION ?= 2026.9.6-go+$(shell git rev-parse --short HEAD 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X github.com/openclaw-go/openclaw/commands.Version=$(VERSION)
 
-.PHONY: build test bench docs lint fuzz interop clean
+.PHONY: build run test bench docs lint fuzz interop clean
 
 build: ## static binary in bin/openclaw
 	CGO_ENABLED=0 $(GO) build -trimpath -tags urfave_cli_no_docs -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/openclaw
+
+run: build ## build, then run the gateway on its defaults (ws://127.0.0.1:18789, loopback only)
+	$(BIN) serve
 
 test: ## the whole suite (what CI runs)
 	$(GO) vet ./...
