@@ -3,7 +3,6 @@
 package commands
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -120,5 +119,3 @@ func unknownCommand(parent, word string, cmds []*cli.Command) error {
 	e := tools.Errorf(tools.CodeUsage, "%s (see `%s --help`)", msg, parent)
 	return e
 }
-
-var errSilent = errors.New("")

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/openclaw-go/openclaw/config"
@@ -290,5 +289,3 @@ func deepCopy(m map[string]any) map[string]any {
 	_ = json.Unmarshal(b, &out)
 	return out
 }
-
-var _ = os.Stdout

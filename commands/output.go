@@ -98,5 +98,3 @@ func isUsage(err error) bool {
 		strings.Contains(s, "flag needs an argument") ||
 		strings.Contains(s, "Required flag")
 }
-
-var _ = cli.Exit

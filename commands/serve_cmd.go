@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"os/signal"
@@ -109,5 +108,3 @@ func firstNonEmpty(vals ...string) string {
 	}
 	return ""
 }
-
-var _ = context.Background

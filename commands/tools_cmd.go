@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -165,5 +164,3 @@ func joinStrings(arr gjson.Result) string {
 	}
 	return strings.Join(parts, ",")
 }
-
-var _ = json.Marshal

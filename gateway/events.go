@@ -187,30 +187,30 @@ func containsStr(list []string, v string) bool {
 // tickLoop emits tick to every authenticated connection; clients close
 // after two silent intervals (§6.4), so this must never stall.
 func (s *Server) tickLoop(ctx context.Context) {
-	t := time.NewTicker(s.opts.TickInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			_ = s.broadcast(protocol.EventTick, protocol.TickPayload{TS: nowMs()}, nil, true)
-		}
-	}
+	every(ctx, s.opts.TickInterval, func() {
+		_ = s.broadcast(protocol.EventTick, protocol.TickPayload{TS: nowMs()}, nil, true)
+	})
 }
 
 // healthLoop refreshes the health snapshot for UIs (§6.3: every 60 s).
 func (s *Server) healthLoop(ctx context.Context) {
-	t := time.NewTicker(s.opts.HealthInterval)
+	every(ctx, s.opts.HealthInterval, func() {
+		s.healthVer.Add(1)
+		sv := s.stateVersion()
+		_ = s.broadcast(protocol.EventHealth, s.healthSnapshot(false), &sv, true)
+	})
+}
+
+// every runs fn each interval until ctx ends: the gateway's periodic loops.
+func every(ctx context.Context, interval time.Duration, fn func()) {
+	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			s.healthVer.Add(1)
-			sv := s.stateVersion()
-			_ = s.broadcast(protocol.EventHealth, s.healthSnapshot(false), &sv, true)
+			fn()
 		}
 	}
 }

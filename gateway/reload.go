@@ -161,18 +161,11 @@ func (s *Server) watchConfigLoop(ctx context.Context) {
 	if s.opts.ConfigPollInterval < 0 || s.paths.ConfigPath == "" {
 		return
 	}
-	t := time.NewTicker(s.opts.ConfigPollInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			if s.watch.poll(s.paths.ConfigPath) {
-				_, _ = s.reloadFromDisk(false)
-			}
+	every(ctx, s.opts.ConfigPollInterval, func() {
+		if s.watch.poll(s.paths.ConfigPath) {
+			_, _ = s.reloadFromDisk(false)
 		}
-	}
+	})
 }
 
 // ErrRestartPending means a restart is already scheduled; callers coalesce
