@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"time"
 
@@ -136,10 +135,9 @@ func (s *Server) healthSnapshot(probe bool) map[string]any {
 	if s.opts.ConfigPollInterval < 0 {
 		reload = "disabled"
 	}
+	// No session store exists yet (sessions arrive with their issue), so
+	// the path is empty rather than naming a file that is not there.
 	sessionsPath := ""
-	if s.paths.StateDir != "" {
-		sessionsPath = filepath.Join(s.paths.StateDir, "state", "openclaw.sqlite")
-	}
 	return map[string]any{
 		"ok":               true,
 		"ts":               nowMs(),
