@@ -252,7 +252,7 @@ func (r *runtime) configValidate(c *cli.Context) error {
 	issues, warnings := config.Validate(cfg.Doc)
 	if len(issues) > 0 {
 		return tools.Errorf(tools.CodeFailed, "%s", config.FormatIssues(cfg.Path, issues)).
-			WithDetails(map[string]any{"valid": false, "path": cfg.Path, "issues": issues})
+			WithDetails(map[string]any{"valid": false, "path": cfg.Path, "issues": issues, "warnings": warnings})
 	}
 	out := map[string]any{"valid": true, "path": cfg.Path, "exists": cfg.Exists, "warnings": warnings}
 	if warnings == nil {
