@@ -6,6 +6,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/openclaw-go/openclaw/gateway"
 	"github.com/openclaw-go/openclaw/tools"
@@ -21,7 +22,7 @@ func serveFlags() []cli.Flag {
 		&cli.StringFlag{Name: "token", Usage: "shared `TOKEN` clients must present (env OPENCLAW_GATEWAY_TOKEN)", EnvVars: []string{"OPENCLAW_GATEWAY_TOKEN"}},
 		&cli.StringFlag{Name: "password", Usage: "shared `PASSWORD` (env OPENCLAW_GATEWAY_PASSWORD)", EnvVars: []string{"OPENCLAW_GATEWAY_PASSWORD"}},
 		&cli.StringFlag{Name: "password-file", Usage: "read the password from `FILE`"},
-		&cli.BoolFlag{Name: "force", Usage: "accepted for compatibility; a busy port is reported, never killed"},
+		&cli.BoolFlag{Name: "force", Usage: "stop whatever listens on the port first (SIGTERM, then SIGKILL after 3 s)"},
 		&cli.BoolFlag{Name: "allow-unconfigured", Usage: "accepted for compatibility (this gateway always starts on its defaults)"},
 		&cli.BoolFlag{Name: "verbose", Usage: "log every request"},
 	}
@@ -72,6 +73,15 @@ func (r *runtime) serve(c *cli.Context) error {
 		opts.Password = strings.TrimSpace(string(b))
 	}
 	opts.Port = gateway.ResolvePort(c.Int("port"), p, cfg, r.getenv)
+	if c.Bool("force") {
+		pids, err := gateway.FreePort(opts.Port, 3*time.Second)
+		if err != nil {
+			return err
+		}
+		if len(pids) > 0 {
+			fmt.Fprintf(r.stderr, "openclaw serve --force: stopped pid %v on port %d\n", pids, opts.Port)
+		}
+	}
 	srv, err := gateway.New(opts)
 	if err != nil {
 		return tools.Errorf(tools.CodeUsage, "%v", err)
