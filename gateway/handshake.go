@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/gorilla/websocket"
 	"github.com/tidwall/gjson"
@@ -195,15 +196,27 @@ func (c *conn) handleConnect(id string, p *protocol.ConnectParams) {
 		}), protocol.CloseProtocolError, protocol.ReasonProtocolMismatch)
 		return
 	}
+	now := time.Now()
+	if wait, locked := s.limiter.blocked(c.ip, c.local, now); locked {
+		e := authFailure(authResult{reason: "rate_limited"}, s.auth.Load().mode, p.Client, c.local)
+		ms := wait.Milliseconds()
+		e.RetryAfterMs = &ms
+		c.rejectConnect(id, retryable(e), protocol.ClosePolicyViolation, "")
+		return
+	}
 	ar := s.authenticate(p)
 	if !ar.ok {
 		if p.Device == nil && ar.provided == "none" {
 			c.rejectConnect(id, deviceRequired(), protocol.ClosePolicyViolation, "")
 			return
 		}
+		if ar.provided != "none" {
+			s.limiter.fail(c.ip, c.local, now)
+		}
 		c.rejectConnect(id, authFailure(ar, s.auth.Load().mode, p.Client, c.local), protocol.ClosePolicyViolation, "")
 		return
 	}
+	s.limiter.succeed(c.ip)
 	sess := &session{
 		role: p.Role, authMethod: ar.method, client: p.Client, protocol: version,
 		connectedAt: nowMs(), caps: p.Caps, commands: p.Commands, scopes: []string{},

@@ -52,6 +52,7 @@ type Server struct {
 	configMu sync.Mutex // serialises config.set/apply/patch
 	dedupe   *dedupeCache
 	pairing  *pairingStore
+	limiter  authLimiter
 	restart  restartState
 	watch    configWatch
 }
@@ -106,6 +107,7 @@ func New(opts Options) (*Server, error) {
 	s.cfg.Store(cfg)
 	s.auth.Store(&auth)
 	s.heartbeats.Store(true)
+	s.limiter.limit = func() rateLimit { return rateLimitFrom(s.Config()) }
 	s.upgrader = websocket.Upgrader{
 		EnableCompression: false,
 		CheckOrigin:       checkOrigin,
