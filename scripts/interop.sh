@@ -38,6 +38,19 @@ check() {
   fi
 }
 
+# checkfirst: like check, but the command prints JSON lines; the expression sees the first.
+checkfirst() {
+  local name=$1 expr=$2; shift 2
+  local out rc
+  out=$("$@" 2>"$work/stderr"); rc=$?
+  if [ $rc -eq 0 ] && printf '%s' "$out" | head -n 1 | python3 -c "import json,sys; d=json.load(sys.stdin); sys.exit(0 if ($expr) else 1)" 2>/dev/null; then
+    rows+=("| $name | pass |"); pass=$((pass + 1))
+  else
+    rows+=("| $name | FAIL (exit $rc) |"); fail=$((fail + 1))
+    { echo "--- $name (exit $rc)"; echo "$out" | head -c 2000; echo; head -c 2000 "$work/stderr"; } >&2
+  fi
+}
+
 # 1. The original CLI against our gateway.
 port=$(free_port)
 mkdir -p "$work/ours" "$work/peerhome"
@@ -58,6 +71,12 @@ check "peer: gateway call tools.catalog" 'len(d.get("tools", d.get("groups", [])
 # `openclaw health` takes no --url: it reads the gateway from the environment.
 check "peer: health" 'isinstance(d, dict)' env OPENCLAW_GATEWAY_URL="$url" OPENCLAW_GATEWAY_TOKEN="$token" HOME="$work/peerhome" "$peer" health --json
 
+# The probe connects as cli/probe without a device: the original gateway grants it no
+# scopes ("connected_no_operator_scope"), and so does ours.
+check "peer: gateway status (probe)" 'd["rpc"]["ok"] is True and d["rpc"]["auth"]["scopes"] == []' P gateway status --url "$url" --token "$token" --json
+checkfirst "peer: logs (logs.tail)" 'd.get("type") == "meta" and d.get("file", "").endswith("gateway.log")' \
+  env OPENCLAW_GATEWAY_URL="$url" OPENCLAW_GATEWAY_TOKEN="$token" HOME="$work/peerhome" "$peer" logs --json
+
 # 2. Our CLI against the original gateway.
 pport=$(free_port)
 mkdir -p "$work/peergw"
@@ -68,6 +87,8 @@ if wait_ready "http://127.0.0.1:$pport/readyz" 90; then
   check "ours → peer: gateway call health" 'd.get("ok") is True' "$bin" gateway call health --url "$purl" --token "$token" --json
   check "ours → peer: health" 'isinstance(d, dict)' "$bin" health --url "$purl" --token "$token" --json
   check "ours → peer: gateway call config.get" '"hash" in d' "$bin" gateway call config.get --url "$purl" --token "$token" --json
+  check "ours → peer: gateway status" 'd["reachable"] is True and d["protocol"] == 4 and isinstance(d["presence"], list)' "$bin" gateway status --url "$purl" --token "$token" --json
+  check "ours → peer: logs" 'isinstance(d.get("lines"), list)' "$bin" logs --url "$purl" --token "$token" --json
 else
   rows+=("| peer gateway start | FAIL (not ready in 90 s) |"); fail=$((fail + 1))
   tail -20 "$work/peer.log" >&2
