@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/openclaw-go/openclaw/client"
 	"github.com/openclaw-go/openclaw/gateway"
@@ -31,7 +32,11 @@ func (r *runtime) run(c *cli.Context, a *tools.Action, params json.RawMessage) (
 		relay = c.Bool("remote") || r.urlFlag
 	}
 	ctx := c.Context
-	if d := c.Duration("timeout"); d > 0 {
+	d := c.Duration("timeout")
+	if d <= 0 && relay {
+		d = 30 * time.Second // the original CLI's default for gateway-backed commands
+	}
+	if d > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, d)
 		defer cancel()
