@@ -3,19 +3,15 @@ package client
 import (
 	"crypto/ed25519"
 	"crypto/rand"
-	"crypto/sha256"
-	"crypto/x509"
 	"encoding/base64"
-	"encoding/hex"
 	"encoding/json"
-	"encoding/pem"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
+
+	"github.com/openclaw-go/openclaw/protocol"
 )
 
 // Identity is an Ed25519 device identity (§3.5). DeviceID is the lowercase
@@ -32,14 +28,7 @@ func NewIdentity() (*Identity, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Identity{DeviceID: DeviceIDFromPublicKey(pub), PublicKey: pub, PrivateKey: priv}, nil
-}
-
-// DeviceIDFromPublicKey is the device id of a public key: hex SHA-256 of the
-// raw 32 bytes.
-func DeviceIDFromPublicKey(pub ed25519.PublicKey) string {
-	h := sha256.Sum256(pub)
-	return hex.EncodeToString(h[:])
+	return &Identity{DeviceID: protocol.DeviceIDFromPublicKey(pub), PublicKey: pub, PrivateKey: priv}, nil
 }
 
 // PublicKeyString is the public key as sent in connect.params.device.publicKey:
@@ -131,118 +120,17 @@ func loadIdentity(path string) (*Identity, error) {
 	if err := json.Unmarshal(data, &f); err != nil {
 		return nil, fmt.Errorf("device identity %s: %w", path, err)
 	}
-	seed, err := decodeB64(f.PrivateKey)
+	seed, err := protocol.DecodeB64(f.PrivateKey)
 	if err != nil || len(seed) != ed25519.SeedSize {
 		return nil, fmt.Errorf("device identity %s: privateKey is not a base64url 32-byte Ed25519 seed", path)
 	}
 	priv := ed25519.NewKeyFromSeed(seed)
 	pub := priv.Public().(ed25519.PublicKey)
 	if f.PublicKey != "" {
-		stored, err := DecodePublicKey(f.PublicKey)
+		stored, err := protocol.DecodePublicKey(f.PublicKey)
 		if err != nil || !stored.Equal(pub) {
 			return nil, fmt.Errorf("device identity %s: publicKey does not match privateKey", path)
 		}
 	}
-	return &Identity{DeviceID: DeviceIDFromPublicKey(pub), PublicKey: pub, PrivateKey: priv}, nil
-}
-
-// DecodePublicKey accepts the encodings the gateway normalizes: base64url
-// (padded or not) or standard base64 of the raw 32 bytes, or a PEM SPKI
-// "PUBLIC KEY" block.
-func DecodePublicKey(s string) (ed25519.PublicKey, error) {
-	s = strings.TrimSpace(s)
-	if strings.HasPrefix(s, "-----BEGIN") {
-		block, _ := pem.Decode([]byte(s))
-		if block == nil {
-			return nil, errors.New("invalid PEM public key")
-		}
-		k, err := x509.ParsePKIXPublicKey(block.Bytes)
-		if err != nil {
-			return nil, err
-		}
-		pub, ok := k.(ed25519.PublicKey)
-		if !ok {
-			return nil, errors.New("public key is not Ed25519")
-		}
-		return pub, nil
-	}
-	b, err := decodeB64(s)
-	if err != nil {
-		return nil, err
-	}
-	if len(b) != ed25519.PublicKeySize {
-		return nil, fmt.Errorf("public key has %d bytes, want %d", len(b), ed25519.PublicKeySize)
-	}
-	return ed25519.PublicKey(b), nil
-}
-
-// decodeB64 decodes base64url or standard base64, with or without padding.
-func decodeB64(s string) ([]byte, error) {
-	s = strings.TrimRight(strings.TrimSpace(s), "=")
-	s = strings.NewReplacer("+", "-", "/", "_").Replace(s)
-	return base64.RawURLEncoding.DecodeString(s)
-}
-
-// DevicePayloadParams are the inputs of the signed device payload (§3.5).
-type DevicePayloadParams struct {
-	DeviceID   string
-	ClientID   string   // connect.params.client.id
-	ClientMode string   // connect.params.client.mode
-	Role       string   // connect.params.role
-	Scopes     []string // connect.params.scopes, in the order sent
-	SignedAtMs int64    // device.signedAt (the challenge ts)
-	// Token is the first non-empty of auth.token, auth.deviceToken,
-	// auth.bootstrapToken ("" when none).
-	Token string
-	Nonce string // the challenge nonce
-	// Platform and DeviceFamily (v3 only) are trimmed and ASCII-lowercased here.
-	Platform     string
-	DeviceFamily string
-}
-
-// DevicePayload builds the exact string that is signed for
-// connect.params.device, for version 3:
-//
-//	v3|deviceId|clientId|clientMode|role|scopes,joined|signedAtMs|token|nonce|platform|deviceFamily
-//
-// or version 2 (the same without the last two fields). Any other version
-// returns "".
-func DevicePayload(version int, p DevicePayloadParams) string {
-	if version != 2 && version != 3 {
-		return ""
-	}
-	parts := []string{
-		"v" + strconv.Itoa(version), p.DeviceID, p.ClientID, p.ClientMode, p.Role,
-		strings.Join(p.Scopes, ","), strconv.FormatInt(p.SignedAtMs, 10), p.Token, p.Nonce,
-	}
-	if version == 3 {
-		parts = append(parts, asciiLower(strings.TrimSpace(p.Platform)), asciiLower(strings.TrimSpace(p.DeviceFamily)))
-	}
-	return strings.Join(parts, "|")
-}
-
-// VerifyDeviceSignature checks a base64url signature against the v3 payload,
-// then the v2 payload, as the gateway does, and returns the version that
-// verified (0 and false when neither does).
-func VerifyDeviceSignature(pub ed25519.PublicKey, p DevicePayloadParams, signature string) (int, bool) {
-	sig, err := decodeB64(signature)
-	if err != nil || len(sig) != ed25519.SignatureSize || len(pub) != ed25519.PublicKeySize {
-		return 0, false
-	}
-	for _, v := range []int{3, 2} {
-		if ed25519.Verify(pub, []byte(DevicePayload(v, p)), sig) {
-			return v, true
-		}
-	}
-	return 0, false
-}
-
-func asciiLower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
+	return &Identity{DeviceID: protocol.DeviceIDFromPublicKey(pub), PublicKey: pub, PrivateKey: priv}, nil
 }

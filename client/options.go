@@ -197,16 +197,9 @@ func buildConnect(o *Options, ch *protocol.Challenge) connectParams {
 		p.Auth = &a
 	}
 	if id := o.Identity; id != nil {
-		token := a.Token
-		if token == "" {
-			token = a.DeviceToken
-		}
-		if token == "" {
-			token = a.BootstrapToken
-		}
-		payload := DevicePayload(3, DevicePayloadParams{
+		payload := protocol.DeviceAuthPayloadV3(protocol.DeviceAuthFields{
 			DeviceID: id.DeviceID, ClientID: o.ClientID, ClientMode: o.ClientMode, Role: o.Role,
-			Scopes: o.Scopes, SignedAtMs: ch.TS, Token: token, Nonce: ch.Nonce,
+			Scopes: o.Scopes, SignedAtMs: ch.TS, Token: a.SignatureToken(), Nonce: ch.Nonce,
 			Platform: o.Platform, DeviceFamily: o.DeviceFamily,
 		})
 		p.Device = &protocol.DeviceProof{

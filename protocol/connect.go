@@ -1,10 +1,6 @@
 package protocol
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"strconv"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -90,52 +86,6 @@ func Negotiate(minP, maxP int, role, mode string) (version int, ok bool) {
 		return MinNodeVersion, true
 	}
 	return 0, false
-}
-
-// DeviceIDFromPublicKey is the device id for a raw 32-byte Ed25519 public
-// key: lowercase hex SHA-256 (§3.5).
-func DeviceIDFromPublicKey(raw []byte) string {
-	sum := sha256.Sum256(raw)
-	return hex.EncodeToString(sum[:])
-}
-
-// DeviceAuthFields are the inputs of the signed device-auth payload.
-type DeviceAuthFields struct {
-	DeviceID     string
-	ClientID     string
-	ClientMode   string
-	Role         string
-	Scopes       []string
-	SignedAtMs   int64
-	Token        string
-	Nonce        string
-	Platform     string
-	DeviceFamily string
-}
-
-// DeviceAuthPayloadV3 is the string a device signs (v3, tried first).
-func DeviceAuthPayloadV3(f DeviceAuthFields) string {
-	return strings.Join([]string{"v3", f.DeviceID, f.ClientID, f.ClientMode, f.Role,
-		strings.Join(f.Scopes, ","), strconv.FormatInt(f.SignedAtMs, 10), f.Token, f.Nonce,
-		asciiLower(strings.TrimSpace(f.Platform)), asciiLower(strings.TrimSpace(f.DeviceFamily))}, "|")
-}
-
-// DeviceAuthPayloadV2 is the older signed string without platform fields.
-func DeviceAuthPayloadV2(f DeviceAuthFields) string {
-	return strings.Join([]string{"v2", f.DeviceID, f.ClientID, f.ClientMode, f.Role,
-		strings.Join(f.Scopes, ","), strconv.FormatInt(f.SignedAtMs, 10), f.Token, f.Nonce}, "|")
-}
-
-// asciiLower lower-cases A-Z only, as the reference does, so non-ASCII
-// platform names sign identically on both sides.
-func asciiLower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'A' && c <= 'Z' {
-			b[i] = c + 32
-		}
-	}
-	return string(b)
 }
 
 // SignatureToken is the token bound into a device signature: the first
