@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/google/uuid"
 	"io"
 	"sync"
 	"sync/atomic"
@@ -79,7 +80,7 @@ type conn struct {
 func newConn(s *Server, ws *websocket.Conn, ip string, local bool) *conn {
 	ctx, cancel := context.WithCancel(context.Background())
 	c := &conn{
-		s: s, ws: ws, id: newUUID(), ip: ip, local: local,
+		s: s, ws: ws, id: uuid.NewString(), ip: ip, local: local,
 		ctx: ctx, cancel: cancel,
 		out:        make(chan []byte, outQueueLen),
 		closeNow:   make(chan struct{}),
@@ -95,7 +96,7 @@ func newConn(s *Server, ws *websocket.Conn, ip string, local bool) *conn {
 func (c *conn) run() {
 	c.ws.SetPongHandler(func(string) error { c.lastSeen.Store(nowMs()); return nil })
 	go c.writeLoop()
-	c.nonce = newUUID()
+	c.nonce = uuid.NewString()
 	c.chalTS = nowMs()
 	c.sendEvent(protocol.EventConnectChallenge, protocol.Challenge{Nonce: c.nonce, TS: c.chalTS})
 	c.hsTimer = time.AfterFunc(c.s.opts.HandshakeTimeout, func() {

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
+	"github.com/google/uuid"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -501,7 +502,7 @@ func TestDeviceProof(t *testing.T) {
 		{"bad signature", func(d map[string]any, ch protocol.Challenge) {
 			d["signature"] = base64.RawURLEncoding.EncodeToString(make([]byte, 64))
 		}, "DEVICE_AUTH_SIGNATURE_INVALID"},
-		{"nonce mismatch", func(d map[string]any, ch protocol.Challenge) { d["nonce"] = newUUID() }, "DEVICE_AUTH_NONCE_MISMATCH"},
+		{"nonce mismatch", func(d map[string]any, ch protocol.Challenge) { d["nonce"] = uuid.NewString() }, "DEVICE_AUTH_NONCE_MISMATCH"},
 		{"id mismatch", func(d map[string]any, ch protocol.Challenge) { d["id"] = strings.Repeat("a", 64) }, "DEVICE_AUTH_DEVICE_ID_MISMATCH"},
 		{"expired", func(d map[string]any, ch protocol.Challenge) { d["signedAt"] = ch.TS - 200000 }, "DEVICE_AUTH_SIGNATURE_EXPIRED"},
 		{"bad key", func(d map[string]any, ch protocol.Challenge) { d["publicKey"] = "!!" }, "DEVICE_AUTH_PUBLIC_KEY_INVALID"},

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/google/uuid"
 	"io"
 	"net/http"
 	"os"
@@ -240,7 +241,7 @@ func (c *tclient) readLoop() {
 
 // send writes a request and returns the channel its response arrives on.
 func (c *tclient) send(method string, params any) (string, chan frame) {
-	id := fmt.Sprintf("%d:%s", c.nextID.Add(1), newUUID())
+	id := fmt.Sprintf("%d:%s", c.nextID.Add(1), uuid.NewString())
 	ch := make(chan frame, 1)
 	c.mu.Lock()
 	c.pending[id] = ch
@@ -289,7 +290,7 @@ func (c *tclient) tryCall(method string, params any, timeout time.Duration) (fra
 func connectParams(mut ...func(map[string]any)) map[string]any {
 	p := map[string]any{
 		"minProtocol": 4, "maxProtocol": 4,
-		"client": map[string]any{"id": "cli", "version": "2026.9.6", "platform": "linux", "mode": "cli", "instanceId": newUUID()},
+		"client": map[string]any{"id": "cli", "version": "2026.9.6", "platform": "linux", "mode": "cli", "instanceId": uuid.NewString()},
 		"caps":   []string{}, "role": "operator", "scopes": []string{"operator.admin"},
 		"auth": map[string]any{"token": testToken},
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/google/uuid"
 	"os"
 	"path/filepath"
 	"slices"
@@ -190,7 +191,7 @@ func (p *pairingStore) admit(devID, pubKey, role string, scopes []string, client
 		}
 	}
 	pr := &pendingPairing{
-		RequestID: newUUID(), DeviceID: devID, PublicKey: pubKey, Role: role, Scopes: append([]string{}, scopes...),
+		RequestID: uuid.NewString(), DeviceID: devID, PublicKey: pubKey, Role: role, Scopes: append([]string{}, scopes...),
 		ClientID: client.ID, ClientMode: client.Mode, DisplayName: client.DisplayName, Platform: client.Platform,
 		RemoteIP: ip, Reason: reason, TS: now,
 	}

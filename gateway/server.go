@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/google/uuid"
 	"net"
 	"net/http"
 	"strconv"
@@ -95,7 +96,7 @@ func New(opts Options) (*Server, error) {
 		host:         host,
 		paths:        opts.Paths,
 		log:          lg,
-		bootID:       newUUID(),
+		bootID:       uuid.NewString(),
 		started:      time.Now(),
 		authFromOpts: opts.AuthMode != "" || opts.Token != "" || opts.Password != "",
 		conns:        map[*conn]struct{}{},
