@@ -2,6 +2,8 @@ package commands
 
 import (
 	"fmt"
+
+	"github.com/openclaw-go/openclaw/policy"
 	"sort"
 
 	"github.com/urfave/cli/v2"
@@ -34,7 +36,7 @@ func (r *runtime) builtinCommands() []*cli.Command {
 	for _, c := range cmds {
 		switch c.Name {
 		case "gateway", "serve", "health", "logs":
-			c.Category = "Automation and gateway"
+			c.Category = policy.GroupLabel("group:automation")
 		default:
 			c.Category = "Setup"
 		}

@@ -65,19 +65,11 @@ func (r *runtime) toolCommands() []*cli.Command {
 	return top
 }
 
-// categories title the help sections by policy group, so `openclaw --help`
-// reads by family.
-var categories = map[string]string{
-	"group:fs": "Files", "group:runtime": "Runtime", "group:web": "Web",
-	"group:memory": "Memory", "group:sessions": "Sessions and agents", "group:ui": "Browser and canvas",
-	"group:automation": "Automation and gateway", "group:messaging": "Messaging", "group:nodes": "Nodes",
-}
-
+// category titles the help section of a tool by its policy group, so
+// `openclaw --help` reads by family.
 func category(tool string) string {
-	for _, g := range policy.GroupsOf(tool) {
-		if c, ok := categories[g]; ok {
-			return c
-		}
+	if g := policy.PrimaryGroup(tool); g != "" {
+		return policy.GroupLabel(g)
 	}
 	return "Other tools"
 }

@@ -36,12 +36,6 @@ type catalogGroup struct {
 	Tools  []catalogEntry `json:"tools"`
 }
 
-var groupLabels = map[string]string{
-	"runtime": "Runtime", "fs": "Files", "sessions": "Sessions", "memory": "Memory",
-	"web": "Web", "ui": "UI", "automation": "Automation", "messaging": "Messaging",
-	"nodes": "Nodes", "openclaw": "OpenClaw", "other": "Other",
-}
-
 func init() {
 	registerMethod(&tools.Action{
 		Method:  "tools.catalog",
@@ -234,20 +228,14 @@ func groupEntries(entries []catalogEntry) []catalogGroup {
 	var order []string
 	byID := map[string]*catalogGroup{}
 	for _, e := range entries {
-		id := "other"
-		for _, g := range e.Groups {
-			id = strings.TrimPrefix(g, "group:")
-			if id != "openclaw" {
-				break
-			}
+		primary := policy.PrimaryGroup(e.ID)
+		id := strings.TrimPrefix(primary, "group:")
+		if id == "" {
+			id = "other"
 		}
 		g := byID[id]
 		if g == nil {
-			label := groupLabels[id]
-			if label == "" {
-				label = id
-			}
-			g = &catalogGroup{ID: id, Label: label, Source: "core"}
+			g = &catalogGroup{ID: id, Label: policy.GroupLabel(primary), Source: "core"}
 			byID[id] = g
 			order = append(order, id)
 		}

@@ -157,3 +157,37 @@ func ResolveProfile(name string) *Policy {
 	}
 	return &Policy{Allow: slices.Clone(p.Allow), Deny: slices.Clone(p.Deny)}
 }
+
+// groupLabels title the groups for people: help sections and tools.catalog.
+var groupLabels = map[string]string{
+	"group:runtime": "Runtime", "group:fs": "Files", "group:sessions": "Sessions and agents",
+	"group:memory": "Memory", "group:web": "Web", "group:ui": "Browser and canvas",
+	"group:automation": "Automation and gateway", "group:messaging": "Messaging",
+	"group:nodes": "Nodes", "group:openclaw": "OpenClaw",
+}
+
+// PrimaryGroup is the group a tool is shown under: its first specific
+// group, group:openclaw only when that is all it has, "" when none.
+func PrimaryGroup(tool string) string {
+	gs := GroupsOf(tool)
+	for _, g := range gs {
+		if g != "group:openclaw" {
+			return g
+		}
+	}
+	if len(gs) > 0 {
+		return gs[0]
+	}
+	return ""
+}
+
+// GroupLabel is the human title of a group ("Other" for none).
+func GroupLabel(group string) string {
+	if l, ok := groupLabels[group]; ok {
+		return l
+	}
+	if group == "" {
+		return "Other"
+	}
+	return group
+}

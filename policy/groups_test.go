@@ -126,3 +126,16 @@ func TestGroupsAndInventory(t *testing.T) {
 		}
 	}
 }
+
+func TestPrimaryGroupAndLabel(t *testing.T) {
+	cases := map[string]string{"read": "group:fs", "browser": "group:ui", "cron": "group:automation",
+		"image": "group:openclaw", "no_such_tool": ""}
+	for tool, want := range cases {
+		if got := PrimaryGroup(tool); got != want {
+			t.Errorf("PrimaryGroup(%s) = %q, want %q", tool, got, want)
+		}
+	}
+	if GroupLabel("group:fs") != "Files" || GroupLabel("") != "Other" || GroupLabel("group:x") != "group:x" {
+		t.Errorf("labels: %q %q %q", GroupLabel("group:fs"), GroupLabel(""), GroupLabel("group:x"))
+	}
+}
