@@ -118,9 +118,7 @@ func coerce(p prop, s string, item bool) any {
 	}
 	if has("integer") || has("number") {
 		if n, err := strconv.ParseFloat(s, 64); err == nil {
-			if !has("string") || looksNumeric(s) {
-				return json.Number(strconv.FormatFloat(n, 'f', -1, 64))
-			}
+			return json.Number(strconv.FormatFloat(n, 'f', -1, 64))
 		}
 	}
 	if has("boolean") {
@@ -138,11 +136,6 @@ func coerce(p prop, s string, item bool) any {
 		}
 	}
 	return s
-}
-
-func looksNumeric(s string) bool {
-	_, err := strconv.ParseFloat(s, 64)
-	return err == nil
 }
 
 func argsUsage(a *tools.Action) string {
