@@ -91,19 +91,9 @@ func (s *Server) handleRequest(ctx context.Context, c *conn, req *protocol.Reque
 	if key == "" {
 		return s.invoke(ctx, c, sess, action, req)
 	}
-	dk := req.Method + "\x00" + key
-	entry, owner := s.dedupe.begin(dk)
-	if !owner {
-		select {
-		case <-entry.done:
-			return entry.response(req.ID)
-		case <-ctx.Done():
-			return nil
-		}
-	}
-	res := s.invoke(ctx, c, sess, action, req)
-	s.dedupe.finish(dk, entry, res)
-	return res
+	return s.dedupe.run(ctx, dedupeScope(c.id, sess), req, key, func() *protocol.Response {
+		return s.invoke(ctx, c, sess, action, req)
+	})
 }
 
 // authorize applies §4.5: health for everyone; node-only methods need role

@@ -89,26 +89,6 @@ func TestPanicIsRecovered(t *testing.T) {
 	}
 }
 
-func TestIdempotencyKey(t *testing.T) {
-	ts := startServer(t, Options{})
-	c := dialConnected(t, ts.url)
-	before := counterCalls.Load()
-	a := c.call("test.counter", map[string]any{"idempotencyKey": "k-1"})
-	// A retry from another connection returns the cached response.
-	c2 := dialConnected(t, ts.url)
-	b := c2.call("test.counter", map[string]any{"idempotencyKey": "k-1"})
-	if !a.OK || string(a.Payload) != string(b.Payload) {
-		t.Errorf("responses differ: %s vs %s", a.Payload, b.Payload)
-	}
-	if n := counterCalls.Load() - before; n != 1 {
-		t.Errorf("handler ran %d times", n)
-	}
-	c.call("test.counter", map[string]any{"idempotencyKey": "k-2"})
-	if n := counterCalls.Load() - before; n != 2 {
-		t.Errorf("new key: handler ran %d times", n)
-	}
-}
-
 func TestClientVanishesMidRequest(t *testing.T) {
 	ts := startServer(t, Options{})
 	drain(blockStarted)
