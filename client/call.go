@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 
+	"github.com/openclaw-go/openclaw/failure"
 	"github.com/openclaw-go/openclaw/protocol"
-	"github.com/openclaw-go/openclaw/tools"
 )
 
 // CallOptions adjust one call.
@@ -25,8 +25,8 @@ type CallOptions struct {
 // gateway sent none).
 //
 // An ok:false response returns a *CallError carrying the gateway's code,
-// message and details; errors.As(err, &toolErr) (or tools.AsError) maps it to
-// the CLI's *tools.Error. A connection that ends first returns the
+// message and details; errors.As(err, &toolErr) (or failure.AsError) maps it to
+// the CLI's *failure.Error. A connection that ends first returns the
 // connection's Err (`gateway closed (<code>): <reason>`); ctx expiring returns
 // CodeTimeout, ctx cancelled CodeInterrupted. There is no implicit per-call
 // timeout: bound ctx. Calls are not replayed on another connection.
@@ -38,15 +38,15 @@ func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMes
 func (c *Conn) CallWith(ctx context.Context, method string, params any, o CallOptions) (json.RawMessage, error) {
 	raw, err := encodeParams(params)
 	if err != nil {
-		return nil, tools.Errorf(tools.CodeInvalidParams, "%s params: %w", method, err)
+		return nil, failure.Errorf(failure.CodeInvalidParams, "%s params: %w", method, err)
 	}
 	id := c.nextID()
 	frame, err := json.Marshal(protocol.Request{Type: protocol.TypeReq, ID: id, Method: method, Params: raw})
 	if err != nil {
-		return nil, tools.Errorf(tools.CodeInvalidParams, "%s params: %w", method, err)
+		return nil, failure.Errorf(failure.CodeInvalidParams, "%s params: %w", method, err)
 	}
 	if int64(len(frame)) > c.maxPayload {
-		return nil, tools.Errorf(tools.CodeInvalidParams, "%s request is %d bytes, over the gateway's maxPayload of %d bytes",
+		return nil, failure.Errorf(failure.CodeInvalidParams, "%s request is %d bytes, over the gateway's maxPayload of %d bytes",
 			method, len(frame), c.maxPayload)
 	}
 
@@ -109,14 +109,14 @@ func (c *Conn) endErr() error {
 	if c.err != nil {
 		return c.err
 	}
-	return tools.Errorf(tools.CodeFailed, "%w", ErrClosed)
+	return failure.Errorf(failure.CodeFailed, "%w", ErrClosed)
 }
 
 func callCtxError(ctx context.Context, method string) error {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return tools.Errorf(tools.CodeTimeout, "gateway request %s timed out", method)
+		return failure.Errorf(failure.CodeTimeout, "gateway request %s timed out", method)
 	}
-	return tools.Errorf(tools.CodeInterrupted, "gateway request %s interrupted: %w", method, ctx.Err())
+	return failure.Errorf(failure.CodeInterrupted, "gateway request %s interrupted: %w", method, ctx.Err())
 }
 
 func encodeParams(params any) (json.RawMessage, error) {

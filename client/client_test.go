@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openclaw-go/openclaw/failure"
 	"github.com/openclaw-go/openclaw/protocol"
-	"github.com/openclaw-go/openclaw/tools"
 )
 
 var reqIDRe = regexp.MustCompile(`^[0-9]+:[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
@@ -33,15 +33,15 @@ func dial(t testing.TB, gw *fakeGW, o Options) *Conn {
 	return c
 }
 
-// toolErr asserts err is (or converts to) a *tools.Error with code.
-func toolErr(t *testing.T, err error, code string, exit int) *tools.Error {
+// toolErr asserts err is (or converts to) a *failure.Error with code.
+func toolErr(t *testing.T, err error, code string, exit int) *failure.Error {
 	t.Helper()
 	if err == nil {
 		t.Fatalf("want %s error, got nil", code)
 	}
-	var te *tools.Error
+	var te *failure.Error
 	if !errors.As(err, &te) {
-		t.Fatalf("error %T %q is not a *tools.Error", err, err)
+		t.Fatalf("error %T %q is not a *failure.Error", err, err)
 	}
 	if te.Code != code || te.ExitCode() != exit {
 		t.Fatalf("got code %s exit %d (%q), want %s exit %d", te.Code, te.ExitCode(), te.Message, code, exit)
@@ -178,12 +178,12 @@ func TestCallErrorMapping(t *testing.T) {
 		method, toolCode string
 		exit             int
 	}{
-		{"bad", tools.CodeInvalidParams, 2},
-		{"forbid", tools.CodeDenied, 3},
-		{"busy", tools.CodeFailed, 1},
-		{"nope", tools.CodeFailed, 1},
-		{"tool", tools.CodeDenied, 3},
-		{"cron", tools.CodeNotFound, 1},
+		{"bad", failure.CodeInvalidParams, 2},
+		{"forbid", failure.CodeDenied, 3},
+		{"busy", failure.CodeFailed, 1},
+		{"nope", failure.CodeFailed, 1},
+		{"tool", failure.CodeDenied, 3},
+		{"cron", failure.CodeNotFound, 1},
 	}
 	for _, tc := range cases {
 		_, err := c.Call(ctx, tc.method, nil)
@@ -214,7 +214,7 @@ func TestCallErrorMapping(t *testing.T) {
 		}
 		var back *CallError
 		if !errors.As(te, &back) || back != ce {
-			t.Errorf("%s: tools.Error does not unwrap to the CallError", tc.method)
+			t.Errorf("%s: failure.Error does not unwrap to the CallError", tc.method)
 		}
 	}
 	_, err := c.Call(ctx, "busy", nil)
@@ -223,8 +223,8 @@ func TestCallErrorMapping(t *testing.T) {
 	if !ce.Retryable || ce.RetryAfterMs != 500 {
 		t.Errorf("busy: retryable %v after %d", ce.Retryable, ce.RetryAfterMs)
 	}
-	if got := tools.AsError(err); got.Code != tools.CodeFailed {
-		t.Errorf("tools.AsError = %+v", got)
+	if got := failure.AsError(err); got.Code != failure.CodeFailed {
+		t.Errorf("failure.AsError = %+v", got)
 	}
 	// The payload the CLI prints for `gateway call --json`.
 	_, err = c.Call(ctx, "bad", nil)
@@ -248,16 +248,16 @@ func TestConnectRejections(t *testing.T) {
 		{"token mismatch", protocol.ErrorShape{Code: "INVALID_REQUEST",
 			Message: "unauthorized: gateway token mismatch (use this gateway's gateway.auth.token or pair the device)",
 			Details: map[string]any{"code": "AUTH_TOKEN_MISMATCH", "authReason": "token_mismatch"}},
-			1008, tools.CodeAuth, 4, "unauthorized: gateway token mismatch"},
+			1008, failure.CodeAuth, 4, "unauthorized: gateway token mismatch"},
 		{"device sig", protocol.ErrorShape{Code: "INVALID_REQUEST", Message: "device signature invalid",
-			Details: map[string]any{"code": "DEVICE_AUTH_SIGNATURE_INVALID"}}, 1008, tools.CodeAuth, 4, "device signature invalid"},
+			Details: map[string]any{"code": "DEVICE_AUTH_SIGNATURE_INVALID"}}, 1008, failure.CodeAuth, 4, "device signature invalid"},
 		{"pairing", protocol.ErrorShape{Code: "NOT_PAIRED", Message: "device pairing required",
-			Details: map[string]any{"code": "PAIRING_REQUIRED", "requestId": "r1"}}, 1008, tools.CodeAuth, 4, "device pairing required"},
+			Details: map[string]any{"code": "PAIRING_REQUIRED", "requestId": "r1"}}, 1008, failure.CodeAuth, 4, "device pairing required"},
 		{"protocol", protocol.ErrorShape{Code: "INVALID_REQUEST", Message: "protocol mismatch",
-			Details: map[string]any{"code": "PROTOCOL_MISMATCH", "expectedProtocol": 5}}, 1002, tools.CodeFailed, 1,
+			Details: map[string]any{"code": "PROTOCOL_MISMATCH", "expectedProtocol": 5}}, 1002, failure.CodeFailed, 1,
 			"gateway protocol mismatch: this client speaks protocol 4..4, the gateway speaks protocol 5"},
 		{"startup", protocol.ErrorShape{Code: "UNAVAILABLE", Message: "gateway starting",
-			Details: map[string]any{"reason": "startup-sidecars"}}, 1013, tools.CodeFailed, 1, "gateway starting"},
+			Details: map[string]any{"reason": "startup-sidecars"}}, 1013, failure.CodeFailed, 1, "gateway starting"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -286,7 +286,7 @@ func TestConnectionRefused(t *testing.T) {
 	url := "ws://" + l.Addr().String()
 	l.Close()
 	_, err = Dial(context.Background(), Options{URL: url})
-	te := toolErr(t, err, tools.CodeUnreachable, 5)
+	te := toolErr(t, err, failure.CodeUnreachable, 5)
 	want := "Gateway not reachable at " + url + ": connection refused. Start it with `openclaw serve`."
 	if te.Message != want {
 		t.Errorf("message %q\nwant %q", te.Message, want)
@@ -297,7 +297,7 @@ func TestNotAGateway(t *testing.T) {
 	srv := httptest.NewServer(http.NotFoundHandler())
 	defer srv.Close()
 	_, err := Dial(context.Background(), Options{URL: srv.URL})
-	te := toolErr(t, err, tools.CodeUnreachable, 5)
+	te := toolErr(t, err, failure.CodeUnreachable, 5)
 	if !strings.Contains(te.Message, "404") || !strings.Contains(te.Message, "openclaw serve") {
 		t.Errorf("message %q", te.Message)
 	}
@@ -320,7 +320,7 @@ func TestServerClosesMidCall(t *testing.T) {
 	go func() { _, err := c.Call(context.Background(), "other", nil); errs <- err }()
 	go func() { _, err := c.Call(context.Background(), "slow", nil); errs <- err }()
 	for range 2 {
-		te := toolErr(t, <-errs, tools.CodeFailed, 1)
+		te := toolErr(t, <-errs, failure.CodeFailed, 1)
 		if te.Message != "gateway closed (1012): service restart" {
 			t.Errorf("message %q", te.Message)
 		}
@@ -348,7 +348,7 @@ func TestTimeouts(t *testing.T) {
 	gw.skipChallenge = func(int) bool { return true }
 	start := time.Now()
 	_, err := Dial(context.Background(), Options{URL: gw.url, Timeout: 200 * time.Millisecond})
-	toolErr(t, err, tools.CodeTimeout, 124)
+	toolErr(t, err, failure.CodeTimeout, 124)
 	if el := time.Since(start); el > 2*time.Second {
 		t.Errorf("timeout took %v", el)
 	}
@@ -357,7 +357,7 @@ func TestTimeouts(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(100*time.Millisecond, cancel)
 	_, err = Dial(ctx, Options{URL: gw.url})
-	toolErr(t, err, tools.CodeInterrupted, 130)
+	toolErr(t, err, failure.CodeInterrupted, 130)
 
 	// A call the gateway never answers.
 	gw2 := newFakeGW(t)
@@ -370,7 +370,7 @@ func TestTimeouts(t *testing.T) {
 	ctx, cancel = context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	_, err = c.Call(ctx, "hang", nil)
-	toolErr(t, err, tools.CodeTimeout, 124)
+	toolErr(t, err, failure.CodeTimeout, 124)
 	if _, err := c.Call(context.Background(), "health", nil); err != nil {
 		t.Errorf("conn unusable after a timed-out call: %v", err)
 	}
@@ -380,14 +380,14 @@ func TestBadChallenge(t *testing.T) {
 	gw := newFakeGW(t)
 	gw.challenge = func(int) any { return map[string]any{"nonce": "", "ts": 1} }
 	_, err := Dial(context.Background(), Options{URL: gw.url})
-	te := toolErr(t, err, tools.CodeFailed, 1)
+	te := toolErr(t, err, failure.CodeFailed, 1)
 	if !strings.Contains(te.Message, "without a nonce") {
 		t.Errorf("message %q", te.Message)
 	}
 	gw.challenge = func(int) any { return map[string]any{"nonce": "n"} }
 	id, _ := NewIdentity()
 	_, err = Dial(context.Background(), Options{URL: gw.url, Identity: id})
-	toolErr(t, err, tools.CodeFailed, 1)
+	toolErr(t, err, failure.CodeFailed, 1)
 }
 
 func TestCloseBeforeHello(t *testing.T) {
@@ -398,7 +398,7 @@ func TestCloseBeforeHello(t *testing.T) {
 		return defaultHello(), nil, 0, ""
 	}
 	_, err := Dial(context.Background(), Options{URL: gw.url})
-	te := toolErr(t, err, tools.CodeFailed, 1)
+	te := toolErr(t, err, failure.CodeFailed, 1)
 	if te.Message != "gateway closed (1008): invalid connect params: bad" {
 		t.Errorf("message %q", te.Message)
 	}
@@ -421,7 +421,7 @@ func TestCleanPreHelloCloseRetriedOnce(t *testing.T) {
 	gw2 := newFakeGW(t)
 	gw2.beforeChallenge = func(s *fakeSess) bool { s.close(protocol.CloseNormal, ""); return false }
 	_, err := Dial(context.Background(), Options{URL: gw2.url})
-	te := toolErr(t, err, tools.CodeFailed, 1)
+	te := toolErr(t, err, failure.CodeFailed, 1)
 	if te.Message != "gateway closed (1000): no close reason" || gw2.conns.Load() != 2 {
 		t.Errorf("message %q after %d conns", te.Message, gw2.conns.Load())
 	}
@@ -435,7 +435,7 @@ func TestProtocolOutOfRange(t *testing.T) {
 		return h, nil, 0, ""
 	}
 	_, err := Dial(context.Background(), Options{URL: gw.url})
-	te := toolErr(t, err, tools.CodeFailed, 1)
+	te := toolErr(t, err, failure.CodeFailed, 1)
 	if !strings.Contains(te.Message, "protocol mismatch") {
 		t.Errorf("message %q", te.Message)
 	}
@@ -495,7 +495,7 @@ func TestMaxPayload(t *testing.T) {
 	}
 	c := dial(t, gw, Options{})
 	_, err := c.Call(context.Background(), "big", map[string]string{"x": strings.Repeat("a", 2000)})
-	toolErr(t, err, tools.CodeInvalidParams, 2)
+	toolErr(t, err, failure.CodeInvalidParams, 2)
 	calls.Add(1)
 	if _, err := c.Call(context.Background(), "health", nil); err != nil {
 		t.Fatal(err)

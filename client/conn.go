@@ -10,8 +10,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/gorilla/websocket"
 
+	"github.com/openclaw-go/openclaw/failure"
 	"github.com/openclaw-go/openclaw/protocol"
-	"github.com/openclaw-go/openclaw/tools"
 )
 
 // closeWait is how long Close waits for the gateway to answer the close
@@ -124,7 +124,7 @@ func (c *Conn) URL() string { return c.opts.URL }
 // Done is closed when the connection has ended.
 func (c *Conn) Done() <-chan struct{} { return c.done }
 
-// Err says why the connection ended (nil while it is open): a *tools.Error
+// Err says why the connection ended (nil while it is open): a *failure.Error
 // wrapping a *CloseError `gateway closed (<code>): <reason>` when the gateway
 // closed it, or wrapping ErrClosed after Close.
 func (c *Conn) Err() error {
@@ -142,7 +142,7 @@ func (c *Conn) Err() error {
 // and releases the socket. Pending calls fail with ErrClosed. No OnEvent call
 // starts after Close returns.
 func (c *Conn) Close() error {
-	c.closeWith(protocol.CloseNormal, "", tools.Errorf(tools.CodeFailed, "%w", ErrClosed))
+	c.closeWith(protocol.CloseNormal, "", failure.Errorf(failure.CodeFailed, "%w", ErrClosed))
 	return nil
 }
 
@@ -233,7 +233,7 @@ func (c *Conn) write(frame []byte) error {
 	defer c.writeMu.Unlock()
 	c.ws.SetWriteDeadline(time.Now().Add(writeTimeout))
 	if err := c.ws.WriteMessage(websocket.TextMessage, frame); err != nil {
-		c.fail(tools.Errorf(tools.CodeFailed, "gateway connection lost: %w", err))
+		c.fail(failure.Errorf(failure.CodeFailed, "gateway connection lost: %w", err))
 		return err
 	}
 	return nil

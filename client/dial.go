@@ -13,18 +13,18 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/openclaw-go/openclaw/failure"
 	"github.com/openclaw-go/openclaw/protocol"
-	"github.com/openclaw-go/openclaw/tools"
 )
 
 // Dial connects to the gateway and completes the handshake: wait for
 // connect.challenge, send connect as the first frame, wait for hello-ok.
-// Errors are *tools.Error (see the package doc). One clean pre-hello close (code
+// Errors are *failure.Error (see the package doc). One clean pre-hello close (code
 // 1000, no reason) is retried once, like the reference CLI.
 func Dial(ctx context.Context, opts Options) (*Conn, error) {
 	o := opts.withDefaults()
 	if o.Identity != nil && (o.Identity.PrivateKey == nil || o.Identity.DeviceID == "") {
-		return nil, tools.Errorf(tools.CodeFailed, "device identity is incomplete")
+		return nil, failure.Errorf(failure.CodeFailed, "device identity is incomplete")
 	}
 	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < o.Timeout {
 		o.Timeout = max(time.Until(dl), 0) // so timeout messages name the real limit
@@ -62,13 +62,13 @@ func dialOnce(parent, ctx context.Context, o *Options) (*Conn, error) {
 	return c, nil
 }
 
-func dialError(url string, resp *http.Response, err error) *tools.Error {
+func dialError(url string, resp *http.Response, err error) *failure.Error {
 	cause := err.Error()
 	var dns *net.DNSError
 	switch {
 	case resp != nil:
 		if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
-			return tools.Errorf(tools.CodeAuth, "gateway at %s refused the WebSocket upgrade: HTTP %s", url, resp.Status).
+			return failure.Errorf(failure.CodeAuth, "gateway at %s refused the WebSocket upgrade: HTTP %s", url, resp.Status).
 				WithDetails(map[string]any{"url": url, "status": resp.StatusCode})
 		}
 		cause = fmt.Sprintf("HTTP %s instead of a WebSocket upgrade (is this an OpenClaw gateway?)", resp.Status)
@@ -77,17 +77,17 @@ func dialError(url string, resp *http.Response, err error) *tools.Error {
 	case errors.As(err, &dns):
 		cause = dns.Error()
 	}
-	return tools.Errorf(tools.CodeUnreachable, "Gateway not reachable at %s: %s. Start it with `openclaw serve`.", url, cause).
+	return failure.Errorf(failure.CodeUnreachable, "Gateway not reachable at %s: %s. Start it with `openclaw serve`.", url, cause).
 		WithDetails(map[string]any{"url": url})
 }
 
 // deadlineError reports an expired handshake: CodeInterrupted when the
 // caller cancelled, else CodeTimeout.
-func deadlineError(parent context.Context, o *Options, phase string) *tools.Error {
+func deadlineError(parent context.Context, o *Options, phase string) *failure.Error {
 	if errors.Is(parent.Err(), context.Canceled) {
-		return tools.Errorf(tools.CodeInterrupted, "gateway connect interrupted while %s (%s)", phase, o.URL)
+		return failure.Errorf(failure.CodeInterrupted, "gateway connect interrupted while %s (%s)", phase, o.URL)
 	}
-	return tools.Errorf(tools.CodeTimeout, "gateway connect timed out while %s (%s, timeout %s)", phase, o.URL, o.Timeout.Round(time.Millisecond)).
+	return failure.Errorf(failure.CodeTimeout, "gateway connect timed out while %s (%s, timeout %s)", phase, o.URL, o.Timeout.Round(time.Millisecond)).
 		WithDetails(map[string]any{"url": o.URL, "timeoutMs": o.Timeout.Milliseconds()})
 }
 
@@ -121,11 +121,11 @@ func (h *handshake) run(parent, ctx context.Context) (*Conn, error) {
 	}
 	if strings.TrimSpace(ch.Nonce) == "" {
 		h.sendClose(protocol.ClosePolicyViolation, "connect challenge missing nonce")
-		return nil, tools.Errorf(tools.CodeFailed, "gateway at %s sent a connect.challenge without a nonce", h.o.URL)
+		return nil, failure.Errorf(failure.CodeFailed, "gateway at %s sent a connect.challenge without a nonce", h.o.URL)
 	}
 	if h.o.Identity != nil && ch.TS <= 0 {
 		h.sendClose(protocol.ClosePolicyViolation, "connect challenge missing ts")
-		return nil, tools.Errorf(tools.CodeFailed, "gateway at %s sent a connect.challenge without a valid ts", h.o.URL)
+		return nil, failure.Errorf(failure.CodeFailed, "gateway at %s sent a connect.challenge without a valid ts", h.o.URL)
 	}
 
 	// Phase 2: connect → hello-ok.
@@ -134,7 +134,7 @@ func (h *handshake) run(parent, ctx context.Context) (*Conn, error) {
 	connectID := c.nextID()
 	frame, _ := json.Marshal(protocol.Request{Type: protocol.TypeReq, ID: connectID, Method: "connect", Params: params})
 	if len(frame) > protocol.MaxPreAuthPayload {
-		return nil, tools.Errorf(tools.CodeInvalidParams, "connect frame is %d bytes, over the gateway's %d-byte pre-auth limit",
+		return nil, failure.Errorf(failure.CodeInvalidParams, "connect frame is %d bytes, over the gateway's %d-byte pre-auth limit",
 			len(frame), protocol.MaxPreAuthPayload)
 	}
 	h.ws.SetWriteDeadline(time.Now().Add(writeTimeout))
@@ -142,7 +142,7 @@ func (h *handshake) run(parent, ctx context.Context) (*Conn, error) {
 		if ctx.Err() != nil {
 			return nil, deadlineError(parent, h.o, "sending connect")
 		}
-		return nil, tools.Errorf(tools.CodeFailed, "gateway connect to %s failed: %w", h.o.URL, err)
+		return nil, failure.Errorf(failure.CodeFailed, "gateway connect to %s failed: %w", h.o.URL, err)
 	}
 	h.ws.SetWriteDeadline(time.Time{})
 
@@ -171,12 +171,12 @@ func (h *handshake) run(parent, ctx context.Context) (*Conn, error) {
 		var te *json.UnmarshalTypeError
 		if !errors.As(err, &te) { // tolerate odd field types, not garbage
 			h.sendClose(protocol.ClosePolicyViolation, "invalid hello")
-			return nil, tools.Errorf(tools.CodeFailed, "gateway at %s sent an invalid hello-ok: %v", h.o.URL, err)
+			return nil, failure.Errorf(failure.CodeFailed, "gateway at %s sent an invalid hello-ok: %v", h.o.URL, err)
 		}
 	}
 	if hello.Protocol != 0 && (hello.Protocol < h.o.MinProtocol || hello.Protocol > h.o.MaxProtocol) {
 		h.sendClose(protocol.CloseProtocolError, "protocol mismatch")
-		return nil, tools.Errorf(tools.CodeFailed, "gateway protocol mismatch: the gateway at %s answered protocol %d, this client speaks %d..%d",
+		return nil, failure.Errorf(failure.CodeFailed, "gateway protocol mismatch: the gateway at %s answered protocol %d, this client speaks %d..%d",
 			h.o.URL, hello.Protocol, h.o.MinProtocol, h.o.MaxProtocol)
 	}
 	c.start(&hello, res.Payload, h.early)
@@ -212,7 +212,7 @@ func (h *handshake) phaseError(parent, ctx, phaseCtx context.Context, err error,
 		if ctx.Err() != nil {
 			return deadlineError(parent, h.o, phase)
 		}
-		return tools.Errorf(tools.CodeTimeout, "gateway %s (%s): no answer within %s", closeReason, h.o.URL, connectChallengeTimeout).
+		return failure.Errorf(failure.CodeTimeout, "gateway %s (%s): no answer within %s", closeReason, h.o.URL, connectChallengeTimeout).
 			WithDetails(map[string]any{"url": h.o.URL})
 	}
 	return closeToolError(closeFromReadError(err))

@@ -8,11 +8,11 @@
 //
 // # Errors
 //
-// Every error returned by this package is either a *tools.Error (so
-// tools.AsError and ExitCode give the CLI's exit code directly) or a
+// Every error returned by this package is either a *failure.Error (so
+// failure.AsError and ExitCode give the CLI's exit code directly) or a
 // *CallError that converts itself into one through errors.As:
 //
-//   - Dial: *tools.Error. CodeUnreachable (exit 5) when nothing listens,
+//   - Dial: *failure.Error. CodeUnreachable (exit 5) when nothing listens,
 //     CodeAuth (exit 4) for an auth/pairing/device-identity rejection,
 //     CodeTimeout (exit 124) for a deadline, CodeInterrupted (exit 130) when
 //     the caller's context is cancelled, CodeFailed otherwise (close before
@@ -21,8 +21,8 @@
 //   - Conn.Call: *CallError when the gateway answered ok:false; it keeps the
 //     gateway's own code (INVALID_REQUEST, FORBIDDEN, …), message and details
 //     for `gateway call --json`, and errors.As(err, &toolErr) yields the
-//     mapped *tools.Error (see CallError.ToolError). Transport failures are
-//     *tools.Error: a close mid-call is `gateway closed (<code>): <reason>`
+//     mapped *failure.Error (see CallError.ToolError). Transport failures are
+//     *failure.Error: a close mid-call is `gateway closed (<code>): <reason>`
 //     wrapping a *CloseError (CodeAuth for 4001 and auth-related 1008
 //     closes, else CodeFailed); ctx expiry CodeTimeout; cancellation
 //     CodeInterrupted; a call after Close wraps ErrClosed.

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/openclaw-go/openclaw/failure"
 	"github.com/openclaw-go/openclaw/protocol"
-	"github.com/openclaw-go/openclaw/tools"
 )
 
 // ErrClosed is wrapped by Conn.Err and by pending calls after the client
@@ -69,29 +69,29 @@ func (e *CallError) DetailCode() string {
 //
 // Mapped errors carry Details {"gatewayCode": Code, "details": Details} (and
 // "retryable"/"retryAfterMs" when set) so the original code is not lost.
-func (e *CallError) ToolError() *tools.Error {
+func (e *CallError) ToolError() *failure.Error {
 	if isToolsCode(e.Code) {
-		return tools.Errorf(e.Code, "%w", e).WithDetails(e.Details)
+		return failure.Errorf(e.Code, "%w", e).WithDetails(e.Details)
 	}
-	code := tools.CodeFailed
+	code := failure.CodeFailed
 	switch e.Code {
 	case protocol.ErrInvalidRequest:
 		if strings.HasPrefix(e.Message, "invalid ") && strings.Contains(e.Message, " params") {
-			code = tools.CodeInvalidParams
+			code = failure.CodeInvalidParams
 		}
 	case protocol.ErrForbidden:
-		code = tools.CodeDenied
+		code = failure.CodeDenied
 	case protocol.ErrNotPaired:
-		code = tools.CodeAuth
+		code = failure.CodeAuth
 	case protocol.ErrApprovalNotFound:
-		code = tools.CodeNotFound
+		code = failure.CodeNotFound
 	case "AGENT_TIMEOUT":
-		code = tools.CodeTimeout
+		code = failure.CodeTimeout
 	}
-	if code == tools.CodeFailed && strings.HasSuffix(e.DetailCode(), "_NOT_FOUND") {
-		code = tools.CodeNotFound
+	if code == failure.CodeFailed && strings.HasSuffix(e.DetailCode(), "_NOT_FOUND") {
+		code = failure.CodeNotFound
 	}
-	return tools.Errorf(code, "%w", e).WithDetails(e.wrappedDetails())
+	return failure.Errorf(code, "%w", e).WithDetails(e.wrappedDetails())
 }
 
 func (e *CallError) wrappedDetails() map[string]any {
@@ -108,28 +108,21 @@ func (e *CallError) wrappedDetails() map[string]any {
 	return d
 }
 
-// As lets errors.As(err, &toolErr) (and so tools.AsError) turn a CallError
-// into its mapped *tools.Error.
+// As lets errors.As(err, &toolErr) (and so failure.AsError) turn a CallError
+// into its mapped *failure.Error.
 func (e *CallError) As(target any) bool {
-	if t, ok := target.(**tools.Error); ok {
+	if t, ok := target.(**failure.Error); ok {
 		*t = e.ToolError()
 		return true
 	}
 	return false
 }
 
-func isToolsCode(code string) bool {
-	switch code {
-	case tools.CodeInvalidParams, tools.CodeUsage, tools.CodeUnknownTool, tools.CodeDenied,
-		tools.CodeAuth, tools.CodeUnreachable, tools.CodePendingApproval, tools.CodeTimeout,
-		tools.CodeInterrupted, tools.CodeNotFound, tools.CodeFailed:
-		return true
-	}
-	return false
-}
+// isToolsCode reports a code of our typed set (as our gateway relays them).
+func isToolsCode(code string) bool { return failure.Known(code) }
 
 // CloseError is the WebSocket close that ended a connection. It is wrapped
-// (as the cause) by the *tools.Error returned from Conn.Err and from calls
+// (as the cause) by the *failure.Error returned from Conn.Err and from calls
 // pending at that moment; its message is `gateway closed (<code>): <reason>`.
 type CloseError struct {
 	Code   int
@@ -142,18 +135,18 @@ func (e *CloseError) Error() string {
 
 // closeToolError classifies a close: revoked authority (4001) and auth or
 // pairing closes (1008 with such a reason) are CodeAuth, the rest CodeFailed.
-func closeToolError(ce *CloseError) *tools.Error {
-	code := tools.CodeFailed
+func closeToolError(ce *CloseError) *failure.Error {
+	code := failure.CodeFailed
 	r := strings.ToLower(ce.Reason)
 	switch {
 	case ce.Code == 4001:
-		code = tools.CodeAuth
+		code = failure.CodeAuth
 	case ce.Code == protocol.ClosePolicyViolation && (strings.HasPrefix(r, "unauthorized") ||
 		strings.Contains(r, "pairing required") || strings.Contains(r, "device token mismatch") ||
 		strings.Contains(r, "device identity") || strings.Contains(r, "device signature")):
-		code = tools.CodeAuth
+		code = failure.CodeAuth
 	}
-	return tools.Errorf(code, "%w", ce).WithDetails(map[string]any{"closeCode": ce.Code, "closeReason": ce.Reason})
+	return failure.Errorf(code, "%w", ce).WithDetails(map[string]any{"closeCode": ce.Code, "closeReason": ce.Reason})
 }
 
 // connectAuthDetailCodes are connect rejections that mean "fix your
@@ -164,8 +157,8 @@ var connectAuthDetailCodes = map[string]bool{
 }
 
 // connectToolError maps a rejected connect (res ok:false to the connect
-// request) onto a *tools.Error wrapping the *CallError.
-func connectToolError(o *Options, ce *CallError) *tools.Error {
+// request) onto a *failure.Error wrapping the *CallError.
+func connectToolError(o *Options, ce *CallError) *failure.Error {
 	dc := ce.DetailCode()
 	details := ce.wrappedDetails()
 	switch {
@@ -176,13 +169,13 @@ func connectToolError(o *Options, ce *CallError) *tools.Error {
 				want = fmt.Sprintf(", the gateway speaks protocol %v", v)
 			}
 		}
-		return tools.Errorf(tools.CodeFailed, "gateway protocol mismatch: this client speaks protocol %d..%d%s (%w)",
+		return failure.Errorf(failure.CodeFailed, "gateway protocol mismatch: this client speaks protocol %d..%d%s (%w)",
 			o.MinProtocol, o.MaxProtocol, want, ce).WithDetails(details)
 	case strings.HasPrefix(dc, "AUTH_") || strings.HasPrefix(dc, "DEVICE_AUTH_") || connectAuthDetailCodes[dc] ||
 		ce.Code == protocol.ErrNotPaired || (dc == "" && strings.HasPrefix(ce.Message, "unauthorized")):
-		return tools.Errorf(tools.CodeAuth, "%w", ce).WithDetails(details)
+		return failure.Errorf(failure.CodeAuth, "%w", ce).WithDetails(details)
 	}
-	return tools.Errorf(tools.CodeFailed, "%w", ce).WithDetails(details)
+	return failure.Errorf(failure.CodeFailed, "%w", ce).WithDetails(details)
 }
 
 // reconnectPauseCodes stop a Session's reconnect loop (§8.3): retrying

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/openclaw-go/openclaw/tools"
+	"github.com/openclaw-go/openclaw/failure"
 )
 
 const (
@@ -70,7 +70,7 @@ func (s *Session) Wait(ctx context.Context) (*Conn, error) {
 			if err := s.Err(); err != nil {
 				return nil, err
 			}
-			return nil, tools.Errorf(tools.CodeFailed, "gateway session closed")
+			return nil, failure.Errorf(failure.CodeFailed, "gateway session closed")
 		case <-ctx.Done():
 			return nil, callCtxError(ctx, "connect")
 		}

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openclaw-go/openclaw/failure"
 	"github.com/openclaw-go/openclaw/protocol"
-	"github.com/openclaw-go/openclaw/tools"
 )
 
 func fastBackoff(o Options) Options {
@@ -89,7 +89,7 @@ func TestSessionStopsOnFatalAuth(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("session kept retrying a token mismatch")
 	}
-	toolErr(t, s.Err(), tools.CodeAuth, 4)
+	toolErr(t, s.Err(), failure.CodeAuth, 4)
 	if gw.conns.Load() != 1 {
 		t.Errorf("%d dials", gw.conns.Load())
 	}
@@ -118,7 +118,7 @@ func TestSessionCtxCancelAndUnreachable(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var fails atomic.Int32
 	s := Connect(ctx, fastBackoff(Options{URL: "ws://127.0.0.1:1", OnDisconnect: func(err error, _ time.Duration) {
-		if tools.AsError(err).Code == tools.CodeUnreachable {
+		if failure.AsError(err).Code == failure.CodeUnreachable {
 			fails.Add(1)
 		}
 	}}), nil)
@@ -128,7 +128,7 @@ func TestSessionCtxCancelAndUnreachable(t *testing.T) {
 	}
 	wctx, wcancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer wcancel()
-	if _, err := s.Wait(wctx); tools.AsError(err).Code != tools.CodeTimeout {
+	if _, err := s.Wait(wctx); failure.AsError(err).Code != failure.CodeTimeout {
 		t.Errorf("Wait = %v", err)
 	}
 	cancel()

@@ -147,13 +147,9 @@ func (s *Server) invoke(ctx context.Context, c *conn, sess *session, a *tools.Ac
 
 // env is what a handler sees for this caller.
 func (s *Server) env(sess *session) *tools.Env {
-	return &tools.Env{
-		Config:   s.Config(),
-		StateDir: s.paths.StateDir,
-		Subject:  tools.Subject{Role: sess.role, Scopes: sess.scopes},
-		Server:   s,
-		Warn:     s.log,
-	}
+	env := s.baseEnv()
+	env.Subject = tools.Subject{Role: sess.role, Scopes: sess.scopes}
+	return &env
 }
 
 // wireCodes are the protocol's top-level codes a handler may return as-is.

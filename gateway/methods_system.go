@@ -23,15 +23,6 @@ func registerMethod(a *tools.Action) {
 	tools.Register(a)
 }
 
-// serverFrom returns the running gateway behind env, or an UNREACHABLE
-// error when the method is invoked outside `openclaw serve`.
-func serverFrom(env *tools.Env, method string) (*Server, error) {
-	if s, ok := env.Server.(*Server); ok && s != nil {
-		return s, nil
-	}
-	return nil, tools.Errorf(tools.CodeUnreachable, "%s needs a running gateway: start one with `openclaw serve`", method)
-}
-
 func init() {
 	registerMethod(&tools.Action{
 		Method:  "health",

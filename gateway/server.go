@@ -56,6 +56,7 @@ type Server struct {
 	limiter  authLimiter
 	restart  restartState
 	watch    configWatch
+	svc      provided // typed services for handlers (services.go)
 }
 
 // New validates the options and prepares a server; it does not bind yet.
@@ -161,6 +162,11 @@ func (s *Server) Serve(ctx context.Context) error {
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	loops, stopLoops := context.WithCancel(context.Background())
+	if err := s.startServices(loops); err != nil {
+		stopLoops()
+		_ = s.ln.Close()
+		return err
+	}
 	var loopWG sync.WaitGroup
 	for _, loop := range []func(context.Context){s.tickLoop, s.healthLoop, s.watchConfigLoop} {
 		loopWG.Add(1)
@@ -182,6 +188,7 @@ func (s *Server) Serve(ctx context.Context) error {
 	s.shutdown()
 	stopLoops()
 	loopWG.Wait()
+	s.stopServices()
 	s.restart.stop()
 	s.log.Infof("stopped")
 	if err := s.log.close(); err != nil && serveErr == nil {

@@ -22,18 +22,102 @@ type Subject struct {
 }
 
 // Env is what a handler may use: the loaded config, where state lives, who
-// calls, and (inside `openclaw serve`) the running gateway.
+// calls, and the services the caller provides (see services.go). A service
+// is nil when the caller lacks it; ask through NeedX for a clear error.
 type Env struct {
 	Config   *config.Config
 	StateDir string
 	Subject  Subject
 	// Workspace is the agent workspace; relative file paths resolve here.
 	Workspace string
-	// Server is the running gateway when the action is invoked inside
-	// `openclaw serve` (gateway-native methods type-assert it); nil elsewhere.
-	Server any
 	// Warn receives non-fatal warnings (policy notes); nil discards them.
 	Warn io.Writer
+
+	// Sink receives progress and events; nil discards them.
+	Sink Sink
+	// Gateway is the running gateway (inside `openclaw serve`).
+	Gateway GatewayControl
+	// Events publishes gateway events.
+	Events Events
+	// Jobs runs work that outlives its request.
+	Jobs Jobs
+	// Store is the state database.
+	Store Store
+	// Media stores result files.
+	Media Media
+	// Services are the running gateway services by name (read-only).
+	Services map[string]Service
+}
+
+// needGateway is the error for a service only a running gateway provides.
+func needGateway(what string) error {
+	return Errorf(CodeUnreachable, "%s needs a running gateway: start it with `openclaw serve`", what)
+}
+
+// NeedGateway returns the running gateway or an UNREACHABLE error (exit 5)
+// naming what needed it.
+func (e *Env) NeedGateway(what string) (GatewayControl, error) {
+	if e == nil || e.Gateway == nil {
+		return nil, needGateway(what)
+	}
+	return e.Gateway, nil
+}
+
+// NeedEvents returns the event publisher or an UNREACHABLE error.
+func (e *Env) NeedEvents(what string) (Events, error) {
+	if e == nil || e.Events == nil {
+		return nil, needGateway(what)
+	}
+	return e.Events, nil
+}
+
+// NeedJobs returns the job runner or an UNREACHABLE error.
+func (e *Env) NeedJobs(what string) (Jobs, error) {
+	if e == nil || e.Jobs == nil {
+		return nil, needGateway(what)
+	}
+	return e.Jobs, nil
+}
+
+// NeedStore returns the state database or an UNREACHABLE error.
+func (e *Env) NeedStore(what string) (Store, error) {
+	if e == nil || e.Store == nil {
+		return nil, needGateway(what)
+	}
+	return e.Store, nil
+}
+
+// NeedMedia returns the media store or an UNREACHABLE error.
+func (e *Env) NeedMedia(what string) (Media, error) {
+	if e == nil || e.Media == nil {
+		return nil, needGateway(what)
+	}
+	return e.Media, nil
+}
+
+// Service returns the running service registered under name, or an
+// UNREACHABLE error when this caller runs none (outside the gateway).
+func (e *Env) Service(name, what string) (Service, error) {
+	if e != nil {
+		if s, ok := e.Services[name]; ok && s != nil {
+			return s, nil
+		}
+	}
+	return nil, needGateway(what)
+}
+
+// Progress reports progress to the sink, if any.
+func (e *Env) Progress(msg string, done, total int64) {
+	if e != nil && e.Sink != nil {
+		e.Sink.Progress(msg, done, total)
+	}
+}
+
+// Event reports an event to the sink, if any.
+func (e *Env) Event(name string, payload any) {
+	if e != nil && e.Sink != nil {
+		e.Sink.Event(name, payload)
+	}
 }
 
 // AgentID returns the calling agent, "main" by default.

@@ -1,75 +1,28 @@
 package tools
 
-import (
-	"errors"
-	"fmt"
-)
+import "github.com/openclaw-go/openclaw/failure"
 
-// Error codes. Each maps to one documented exit code (see ExitCode).
+// Error is the typed failure every handler returns; it lives in the leaf
+// package failure so the gateway client can share it without importing tools.
+type Error = failure.Error
+
+// Error codes (see package failure).
 const (
-	CodeInvalidParams   = "INVALID_PARAMS"   // exit 2
-	CodeUsage           = "USAGE"            // exit 2
-	CodeUnknownTool     = "UNKNOWN_TOOL"     // exit 2
-	CodeDenied          = "DENIED"           // exit 3
-	CodeAuth            = "AUTH_FAILED"      // exit 4
-	CodeUnreachable     = "UNREACHABLE"      // exit 5
-	CodePendingApproval = "PENDING_APPROVAL" // exit 8
-	CodeTimeout         = "TIMEOUT"          // exit 124
-	CodeInterrupted     = "INTERRUPTED"      // exit 130
-	CodeNotFound        = "NOT_FOUND"        // exit 1
-	CodeFailed          = "FAILED"           // exit 1
+	CodeInvalidParams   = failure.CodeInvalidParams
+	CodeUsage           = failure.CodeUsage
+	CodeUnknownTool     = failure.CodeUnknownTool
+	CodeDenied          = failure.CodeDenied
+	CodeAuth            = failure.CodeAuth
+	CodeUnreachable     = failure.CodeUnreachable
+	CodePendingApproval = failure.CodePendingApproval
+	CodeTimeout         = failure.CodeTimeout
+	CodeInterrupted     = failure.CodeInterrupted
+	CodeNotFound        = failure.CodeNotFound
+	CodeFailed          = failure.CodeFailed
 )
 
-// Error is a tool failure with a stable code, a human message and optional
-// machine-readable details. It travels unchanged from handler to CLI or wire.
-type Error struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-	Details any    `json:"details,omitempty"`
-	cause   error
-}
-
-func (e *Error) Error() string { return e.Message }
-func (e *Error) Unwrap() error { return e.cause }
-
-// ExitCode maps the error code to the CLI's documented exit codes.
-func (e *Error) ExitCode() int {
-	switch e.Code {
-	case CodeInvalidParams, CodeUsage, CodeUnknownTool:
-		return 2
-	case CodeDenied:
-		return 3
-	case CodeAuth:
-		return 4
-	case CodeUnreachable:
-		return 5
-	case CodePendingApproval:
-		return 8
-	case CodeTimeout:
-		return 124
-	case CodeInterrupted:
-		return 130
-	}
-	return 1
-}
-
-// Errorf builds an *Error with a code.
-func Errorf(code, format string, args ...any) *Error {
-	err := fmt.Errorf(format, args...)
-	return &Error{Code: code, Message: err.Error(), cause: errors.Unwrap(err)}
-}
-
-// WithDetails attaches details and returns the error.
-func (e *Error) WithDetails(d any) *Error { e.Details = d; return e }
+// Errorf builds an *Error with a code (see failure.Errorf).
+func Errorf(code, format string, args ...any) *Error { return failure.Errorf(code, format, args...) }
 
 // AsError converts any error into an *Error (code FAILED when it carries none).
-func AsError(err error) *Error {
-	if err == nil {
-		return nil
-	}
-	var te *Error
-	if errors.As(err, &te) {
-		return te
-	}
-	return &Error{Code: CodeFailed, Message: err.Error(), cause: err}
-}
+func AsError(err error) *Error { return failure.AsError(err) }

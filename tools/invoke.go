@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/openclaw-go/openclaw/failure"
 )
 
 // Invoke is the single door through which every front door runs an action:
@@ -65,9 +66,9 @@ func (a *Action) Invoke(ctx context.Context, env *Env, params json.RawMessage) (
 
 func ctxError(err error) *Error {
 	if errors.Is(err, context.DeadlineExceeded) {
-		return &Error{Code: CodeTimeout, Message: "timed out", cause: err}
+		return failure.Wrap(CodeTimeout, "timed out", err)
 	}
-	return &Error{Code: CodeInterrupted, Message: "interrupted", cause: err}
+	return failure.Wrap(CodeInterrupted, "interrupted", err)
 }
 
 func quoteList(s []string) string {

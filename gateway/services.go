@@ -1,0 +1,113 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/openclaw-go/openclaw/tools"
+)
+
+// provided are the typed services this gateway hands to handlers through
+// tools.Env. The gateway control and event publisher are the server itself;
+// jobs, store and media are filled by their implementations when present.
+type provided struct {
+	mu      sync.Mutex
+	jobs    tools.Jobs
+	store   tools.Store
+	media   tools.Media
+	running map[string]tools.Service
+	order   []string // start order, stopped in reverse
+}
+
+// control is the tools.GatewayControl view of a server.
+type control struct{ s *Server }
+
+func (c control) Version() string { return c.s.opts.Version }
+
+func (c control) ScheduleRestart(delay time.Duration, reason string) (bool, error) {
+	err := c.s.ScheduleRestart(delay, reason)
+	if errors.Is(err, ErrRestartPending) {
+		return true, nil
+	}
+	return false, err
+}
+
+// publisher is the tools.Events view of a server.
+type publisher struct{ s *Server }
+
+func (p publisher) Publish(event string, payload any) error { return p.s.Broadcast(event, payload) }
+
+// serverFrom returns the running gateway behind env, or an UNREACHABLE
+// error when the method is invoked outside `openclaw serve`. Only the
+// gateway's own methods use it; families use the typed services.
+func serverFrom(env *tools.Env, method string) (*Server, error) {
+	if c, ok := env.Gateway.(control); ok && c.s != nil {
+		return c.s, nil
+	}
+	return nil, tools.Errorf(tools.CodeUnreachable, "%s needs a running gateway: start it with `openclaw serve`", method)
+}
+
+// baseEnv is the Env every handler and service of this gateway starts from.
+func (s *Server) baseEnv() tools.Env {
+	s.svc.mu.Lock()
+	defer s.svc.mu.Unlock()
+	return tools.Env{
+		Config:   s.Config(),
+		StateDir: s.paths.StateDir,
+		Warn:     s.log,
+		Gateway:  control{s},
+		Events:   publisher{s},
+		Jobs:     s.svc.jobs,
+		Store:    s.svc.store,
+		Media:    s.svc.media,
+		Services: s.svc.running,
+	}
+}
+
+// startServices builds and starts every registered service (tools.
+// RegisterService) in name order; on a failure it stops those already
+// started and returns the error, so the gateway does not run half-equipped.
+func (s *Server) startServices(ctx context.Context) error {
+	running := map[string]tools.Service{}
+	var order []string
+	for _, spec := range tools.Services() {
+		env := s.baseEnv()
+		env.Services = running
+		svc, err := spec.New(&env)
+		if err == nil {
+			err = svc.Start(ctx)
+		}
+		if err != nil {
+			s.stopServicesIn(running, order)
+			return fmt.Errorf("gateway service %s: %w", spec.Name, err)
+		}
+		running[spec.Name] = svc
+		order = append(order, spec.Name)
+	}
+	s.svc.mu.Lock()
+	s.svc.running, s.svc.order = running, order
+	s.svc.mu.Unlock()
+	return nil
+}
+
+// stopServices stops the running services in reverse start order.
+func (s *Server) stopServices() {
+	s.svc.mu.Lock()
+	running, order := s.svc.running, s.svc.order
+	s.svc.running, s.svc.order = nil, nil
+	s.svc.mu.Unlock()
+	s.stopServicesIn(running, order)
+}
+
+func (s *Server) stopServicesIn(running map[string]tools.Service, order []string) {
+	for i := len(order) - 1; i >= 0; i-- {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		if err := running[order[i]].Stop(ctx); err != nil {
+			s.log.Warnf("gateway service %s: stop: %v", order[i], err)
+		}
+		cancel()
+	}
+}

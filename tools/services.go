@@ -1,0 +1,159 @@
+package tools
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"io"
+	"sort"
+	"sync"
+	"time"
+)
+
+// The typed services a handler may need beyond one request and one
+// response. Whoever runs the action provides what it has on the Env: the
+// gateway provides all of them, the CLI what it can. A handler asks for one
+// through Env.NeedX, which fails with exit 5 and the hint to start
+// `openclaw serve` when the caller lacks it. Families never import gateway/.
+
+// Sink receives progress and events from a running action. On the CLI it
+// drives a progress line on a TTY (or NDJSON with --stream), on the gateway
+// event frames to the caller. Env.Progress and Env.Event are nil-safe.
+type Sink interface {
+	// Progress reports done of total units; total < 0 means unknown.
+	Progress(msg string, done, total int64)
+	// Event reports a named event with a JSON-encodable payload.
+	Event(name string, payload any)
+}
+
+// Job statuses.
+const (
+	JobRunning   = "running"
+	JobOK        = "ok"
+	JobError     = "error"
+	JobCancelled = "cancelled"
+)
+
+// JobSpec is work that outlives its request (background exec, agent runs,
+// cron runs). Run gets a gateway-lifetime context, cancelled only by
+// Jobs.Cancel or gateway shutdown, and a sink that reports through events.
+type JobSpec struct {
+	Kind  string // "exec", "agent", "cron", ...
+	Owner string // who started it (session key, connection id), for listing
+	Run   func(ctx context.Context, sink Sink) (any, error)
+}
+
+// JobInfo is a job's state. Result is the encoded result once Status is ok.
+type JobInfo struct {
+	ID        string          `json:"id"`
+	Kind      string          `json:"kind"`
+	Owner     string          `json:"owner,omitempty"`
+	Status    string          `json:"status"` // running|ok|error|cancelled
+	StartedAt time.Time       `json:"startedAt"`
+	EndedAt   time.Time       `json:"endedAt,omitzero"`
+	Result    json.RawMessage `json:"result,omitempty"`
+	Error     *Error          `json:"error,omitempty"`
+}
+
+// Jobs runs and tracks long-running work by id.
+type Jobs interface {
+	Start(spec JobSpec) (JobInfo, error)
+	Cancel(id string) error
+	Get(id string) (JobInfo, bool)
+	List() []JobInfo
+}
+
+// MediaRef points at bytes stored under the state dir's media/ instead of
+// base64 inlined into a result. Agent text refers to it as MEDIA:<path>.
+type MediaRef struct {
+	Path     string `json:"path"`
+	MimeType string `json:"mimeType"`
+	Size     int64  `json:"size"`
+}
+
+// Media stores result files (screenshots, PDFs, clips).
+type Media interface {
+	Save(ctx context.Context, r io.Reader, mimeType, nameHint string) (MediaRef, error)
+}
+
+// Store is the one SQLite database in the state dir, opened once.
+type Store interface {
+	DB() *sql.DB
+}
+
+// Events publishes gateway events to the connections allowed to see them.
+// An event without a scope guard is refused (an error), not delivered.
+type Events interface {
+	Publish(event string, payload any) error
+}
+
+// GatewayControl is what the `gateway` agent tool needs from the running server.
+// Config reads and writes go through the config.* methods (Invoke with
+// Call.Method), so they keep their own scope and validation.
+type GatewayControl interface {
+	// Version is the running gateway's version string.
+	Version() string
+	// ScheduleRestart schedules an in-place restart (config reload,
+	// listeners kept) after delay. coalesced is true when one was already
+	// pending (this request then changes nothing).
+	ScheduleRestart(delay time.Duration, reason string) (coalesced bool, err error)
+}
+
+// Deferred is a result for work that continues after answering: Invoke
+// encodes Accepted once (it must carry "status":"accepted", e.g.
+// {"runId":…,"status":"accepted","acceptedAt":…}) and the gateway answers
+// it at once, then Final's result on the same request id. Final's ctx is
+// the request's: cancelling it stops the waiting, not necessarily the work
+// (work that must survive a disconnect runs as a Job).
+type Deferred struct {
+	Accepted any
+	Final    func(ctx context.Context) (any, error)
+}
+
+// Service is a stateful family running inside the gateway (cron, process,
+// browser, nodes): started once after the gateway listens, stopped on
+// shutdown. Its actions reach it through Env.Service.
+type Service interface {
+	Start(ctx context.Context) error
+	Stop(ctx context.Context) error
+}
+
+// ServiceSpec declares a service. New builds one instance per gateway (tests
+// run several gateways in one process) from the gateway's Env, which carries
+// the config, state dir and the other services (Store, Events, Jobs, Media).
+type ServiceSpec struct {
+	Name string
+	New  func(env *Env) (Service, error)
+}
+
+var (
+	servicesMu sync.Mutex
+	services   = map[string]ServiceSpec{}
+)
+
+// RegisterService adds a service, from an init function. It panics on a
+// duplicate name or a missing constructor, as Register does.
+func RegisterService(spec ServiceSpec) {
+	if spec.Name == "" || spec.New == nil {
+		panic("tools.RegisterService: service needs Name and New")
+	}
+	servicesMu.Lock()
+	defer servicesMu.Unlock()
+	if _, dup := services[spec.Name]; dup {
+		panic("tools.RegisterService: duplicate service " + spec.Name)
+	}
+	services[spec.Name] = spec
+}
+
+// Services returns every registered service, sorted by name (the order the
+// gateway starts them in; it stops them in reverse).
+func Services() []ServiceSpec {
+	servicesMu.Lock()
+	defer servicesMu.Unlock()
+	out := make([]ServiceSpec, 0, len(services))
+	for _, s := range services {
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
