@@ -171,11 +171,31 @@ func connectToolError(o *Options, ce *CallError) *failure.Error {
 		}
 		return failure.Errorf(failure.CodeFailed, "gateway protocol mismatch: this client speaks protocol %d..%d%s (%w)",
 			o.MinProtocol, o.MaxProtocol, want, ce).WithDetails(details)
+	case missingCredentials(o, dc):
+		return tools.Errorf(tools.CodeAuth, "%w: %s", ce, credentialsHint).WithDetails(details)
 	case strings.HasPrefix(dc, "AUTH_") || strings.HasPrefix(dc, "DEVICE_AUTH_") || connectAuthDetailCodes[dc] ||
 		ce.Code == protocol.ErrNotPaired || (dc == "" && strings.HasPrefix(ce.Message, "unauthorized")):
 		return failure.Errorf(failure.CodeAuth, "%w", ce).WithDetails(details)
 	}
 	return failure.Errorf(failure.CodeFailed, "%w", ce).WithDetails(details)
+}
+
+// credentialsHint says what to do when the gateway wants a secret and the
+// client sent none (the gateway answers "device identity required", which
+// on its own does not tell a CLI user anything).
+const credentialsHint = "this gateway requires a token: pass --token, set OPENCLAW_GATEWAY_TOKEN, or set gateway.auth.token in the config (openclaw config set gateway.auth.token ...)"
+
+// missingCredentials: the connect was refused for lack of a secret and
+// this client had none to offer.
+func missingCredentials(o *Options, dc string) bool {
+	if o.Token != "" || o.Password != "" || o.DeviceToken != "" || o.BootstrapToken != "" {
+		return false
+	}
+	switch dc {
+	case "DEVICE_IDENTITY_REQUIRED", "AUTH_TOKEN_MISSING", "AUTH_REQUIRED":
+		return dc != "DEVICE_IDENTITY_REQUIRED" || o.Identity == nil
+	}
+	return false
 }
 
 // reconnectPauseCodes stop a Session's reconnect loop (§8.3): retrying

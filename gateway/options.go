@@ -32,8 +32,9 @@ type Options struct {
 	// gateway.customBindHost).
 	Bind string
 	// AuthMode is none, token or password; empty derives it from the
-	// secrets: password if one is set, else token if one is set, else none
-	// (loopback only).
+	// config (gateway.auth.mode), else from the secrets: password if one is
+	// set, else token. With no secret anywhere New generates a token and
+	// stores it in the config file (GenerateToken); none only when asked.
 	AuthMode string
 	// Token and Password are the shared secrets; empty falls back to
 	// gateway.auth.token/password, then OPENCLAW_GATEWAY_TOKEN/PASSWORD.
@@ -151,13 +152,13 @@ func resolveAuth(o *Options, cfg *config.Config) (authConfig, error) {
 		a.password = o.getenv("OPENCLAW_GATEWAY_PASSWORD")
 	}
 	if a.mode == "" {
-		switch {
-		case a.password != "":
+		// As the original: password when one is set, else token — also
+		// when nothing is set, so a gateway without a secret fails closed
+		// (New generates one on first start). Only an explicit
+		// `--auth none` (or gateway.auth.mode "none") runs without auth.
+		a.mode = AuthToken
+		if a.password != "" {
 			a.mode = AuthPassword
-		case a.token != "":
-			a.mode = AuthToken
-		default:
-			a.mode = AuthNone
 		}
 	}
 	switch a.mode {

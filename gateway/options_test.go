@@ -62,7 +62,8 @@ func TestOptionsResolution(t *testing.T) {
 		{Options{Bind: "tailnet", Token: "x"}, "not supported"},
 		{Options{AuthMode: "trusted-proxy"}, "not supported"},
 		{Options{AuthMode: "token"}, "needs a token"},
-		{Options{Bind: "custom", Host: "0.0.0.0"}, "without auth"},
+		{Options{Bind: "custom", Host: "0.0.0.0", AuthMode: "none"}, "without auth"},
+		{Options{}, "no token configured and no config file"},
 	} {
 		tc.opts.Getenv = noenv
 		if _, err := New(tc.opts); err == nil || !strings.Contains(err.Error(), tc.err) {

@@ -79,6 +79,14 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	generated := false
+	if auth.mode == AuthToken && auth.token == "" && opts.AuthMode == "" {
+		tok, fresh, err := storeGeneratedToken(opts.Paths, opts.Getenv)
+		if err != nil {
+			return nil, err
+		}
+		auth.token, cfg, generated = tok, fresh, true
+	}
 	if !isLoopbackHost(host) && !auth.secured() {
 		return nil, fmt.Errorf("refusing to bind the gateway to %s without auth: set gateway.auth.token or gateway.auth.password (or --token/--password); only loopback may run without a shared secret", host)
 	}
@@ -114,6 +122,12 @@ func New(opts Options) (*Server, error) {
 		EnableCompression: false,
 		CheckOrigin:       checkOrigin,
 		HandshakeTimeout:  10 * time.Second,
+	}
+	if generated {
+		s.log.Infof("no gateway auth was configured: generated a gateway token and stored it in %s (gateway.auth.token); local openclaw commands use it automatically, remote clients need --token", opts.Paths.ConfigPath)
+	}
+	if auth.mode == AuthNone {
+		s.log.Warnf("auth none: any local process can connect with full access (loopback only)")
 	}
 	if err := s.pairing.load(); err != nil {
 		s.log.Warnf("device pairing store: %v (starting empty)", err)
