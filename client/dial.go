@@ -77,7 +77,7 @@ func dialError(url string, resp *http.Response, err error) *failure.Error {
 	case errors.As(err, &dns):
 		// A name that does not resolve is a typo or a network problem, not
 		// a gateway that is down: do not tell the user to start one.
-		return tools.Errorf(tools.CodeUnreachable, "Gateway not reachable at %s: could not resolve host %s (%s); check the URL (--url, OPENCLAW_GATEWAY_URL, gateway.remote.url)", url, dns.Name, dns.Err).
+		return failure.Errorf(failure.CodeUnreachable, "Gateway not reachable at %s: could not resolve host %s (%s); check the URL (--url, OPENCLAW_GATEWAY_URL, gateway.remote.url)", url, dns.Name, dns.Err).
 			WithDetails(map[string]any{"url": url})
 	}
 	return failure.Errorf(failure.CodeUnreachable, "Gateway not reachable at %s: %s. Start it with `openclaw serve`.", url, cause).

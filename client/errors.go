@@ -172,7 +172,7 @@ func connectToolError(o *Options, ce *CallError) *failure.Error {
 		return failure.Errorf(failure.CodeFailed, "gateway protocol mismatch: this client speaks protocol %d..%d%s (%w)",
 			o.MinProtocol, o.MaxProtocol, want, ce).WithDetails(details)
 	case missingCredentials(o, dc):
-		return tools.Errorf(tools.CodeAuth, "%w: %s", ce, credentialsHint).WithDetails(details)
+		return failure.Errorf(failure.CodeAuth, "%w: %s", ce, credentialsHint).WithDetails(details)
 	case strings.HasPrefix(dc, "AUTH_") || strings.HasPrefix(dc, "DEVICE_AUTH_") || connectAuthDetailCodes[dc] ||
 		ce.Code == protocol.ErrNotPaired || (dc == "" && strings.HasPrefix(ce.Message, "unauthorized")):
 		return failure.Errorf(failure.CodeAuth, "%w", ce).WithDetails(details)

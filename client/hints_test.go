@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/openclaw-go/openclaw/tools"
+	"github.com/openclaw-go/openclaw/failure"
 )
 
 // Issue 8 item 4: a connect refused for lack of credentials says how to
@@ -15,7 +15,7 @@ func TestMissingCredentialsHint(t *testing.T) {
 	for _, dc := range []string{"DEVICE_IDENTITY_REQUIRED", "AUTH_TOKEN_MISSING", "AUTH_REQUIRED"} {
 		err := connectToolError(&Options{}, &CallError{Method: "connect", Code: "NOT_PAIRED", Message: "device identity required",
 			Details: map[string]any{"code": dc}})
-		if err.Code != tools.CodeAuth {
+		if err.Code != failure.CodeAuth {
 			t.Errorf("%s: code %s", dc, err.Code)
 		}
 		for _, want := range []string{"--token", "OPENCLAW_GATEWAY_TOKEN", "gateway.auth.token"} {
@@ -45,7 +45,7 @@ func TestDialUnresolvableHost(t *testing.T) {
 	if !strings.Contains(msg, "could not resolve host garbage.invalid") || strings.Contains(msg, "openclaw serve") {
 		t.Errorf("message %q", msg)
 	}
-	if te := tools.AsError(err); te.Code != tools.CodeUnreachable {
+	if te := failure.AsError(err); te.Code != failure.CodeUnreachable {
 		t.Errorf("code: %v", err)
 	}
 }
