@@ -19,6 +19,14 @@ var Version = "2026.9.6-go"
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	r := newRuntime(stdin, stdout, stderr)
 	app := r.newApp()
+	if completionRequested(args) {
+		complete(app, args, r.getenv("OPENCLAW_COMPLETE"), stdout)
+		return 0
+	}
+	args, err := helpArgs(app, args)
+	if err != nil {
+		return r.report(err, hasFlag(args, "json") || !isTerminal(stdout))
+	}
 	args = normalizeArgs(app, args)
 	r.urlFlag = hasFlag(args, "url")
 	jsonOut := hasFlag(args, "json") || !isTerminal(stdout)
@@ -48,10 +56,10 @@ func (r *runtime) newApp() *cli.App {
 	app := &cli.App{
 		Name:                      "openclaw",
 		Usage:                     "the OpenClaw agent tools as composable commands, and their gateway",
+		Description:               "Run `openclaw help COMMAND...` (or `openclaw COMMAND... --help`) for a command's flags and examples.",
 		Version:                   Version,
 		Writer:                    r.stdout,
 		ErrWriter:                 r.stderr,
-		EnableBashCompletion:      true,
 		DisableSliceFlagSeparator: true,
 		HideHelpCommand:           true,
 		ExitErrHandler:            func(*cli.Context, error) {},

@@ -1,5 +1,6 @@
 # bash completion for openclaw. Load with: source <(openclaw completion bash)
-# It asks openclaw itself for the candidates, so it never drifts from the binary.
+# It asks openclaw itself for the candidates, so it never drifts from the binary;
+# openclaw answers such a request without running any command.
 _openclaw_complete() {
   local cur words
   cur="${COMP_WORDS[COMP_CWORD]}"

@@ -19,15 +19,11 @@ func generatedDocs(app *cli.App) (map[string]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("man page: %w", err)
 	}
-	fish, err := app.ToFishCompletion()
-	if err != nil {
-		return nil, fmt.Errorf("fish completion: %w", err)
-	}
 	return map[string]string{
 		"man/openclaw.1":            man,
 		"completions/openclaw.bash": bashCompletion,
 		"completions/openclaw.zsh":  zshCompletion,
-		"completions/openclaw.fish": fish,
+		"completions/openclaw.fish": fishCompletion,
 	}, nil
 }
 

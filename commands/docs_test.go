@@ -5,6 +5,7 @@ package commands
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 )
@@ -25,6 +26,24 @@ func TestGeneratedDocsAreCurrent(t *testing.T) {
 		}
 		if string(got) != want {
 			t.Errorf("%s is stale: run `make docs` and commit the result", rel)
+		}
+	}
+}
+
+// What a user installs is what the binary prints: `openclaw completion SHELL`
+// (run as a real process) must equal the committed completions/ file.
+func TestCommittedCompletionsMatchBinary(t *testing.T) {
+	for _, shell := range []string{"bash", "zsh", "fish"} {
+		out, err := exec.Command("openclaw", "completion", shell).Output()
+		if err != nil {
+			t.Fatalf("openclaw completion %s: %v", shell, err)
+		}
+		committed, err := os.ReadFile(filepath.Join("..", "completions", "openclaw."+shell))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(out, committed) {
+			t.Errorf("completions/openclaw.%s differs from `openclaw completion %s`: run `make docs`", shell, shell)
 		}
 	}
 }

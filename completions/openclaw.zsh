@@ -1,14 +1,14 @@
 #compdef openclaw
 # zsh completion for openclaw. Load with: source <(openclaw completion zsh)
-# It asks openclaw itself for the candidates, so it never drifts from the binary.
+# It asks openclaw itself for the candidates (with descriptions), so it never
+# drifts from the binary; openclaw answers such a request without running any command.
 _openclaw() {
   local -a opts
-  local cur
-  cur=${words[-1]}
-  if [[ "$cur" == "-"* ]]; then
-    opts=("${(@f)$(${words[@]:0:#words[@]-1} ${cur} --generate-bash-completion 2>/dev/null)}")
+  local cur=${words[CURRENT]}
+  if [[ "$cur" == -* ]]; then
+    opts=("${(@f)$(OPENCLAW_COMPLETE=zsh ${(Q)words[1,CURRENT-1]} ${(Q)cur} --generate-bash-completion 2>/dev/null)}")
   else
-    opts=("${(@f)$(${words[@]:0:#words[@]-1} --generate-bash-completion 2>/dev/null)}")
+    opts=("${(@f)$(OPENCLAW_COMPLETE=zsh ${(Q)words[1,CURRENT-1]} --generate-bash-completion 2>/dev/null)}")
   fi
   if [[ "${opts[1]}" != "" ]]; then
     _describe 'values' opts
