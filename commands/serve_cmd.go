@@ -34,7 +34,8 @@ func (r *runtime) serveCommand(name string) *cli.Command {
 		Name:  name,
 		Usage: "run the gateway: the tool registry over OpenClaw's WebSocket protocol v4",
 		Description: "Listens on one port for HTTP and WebSocket, loopback only unless --bind says otherwise\n" +
-			"(which then needs --auth token or password). SIGTERM/SIGINT drain and stop; SIGUSR1 reloads\n" +
+			"(which then needs --auth token or password). SIGTERM, SIGINT and SIGHUP drain and stop (exit 0\n" +
+			"after a clean drain, 1 when requests were still running at the drain deadline); SIGUSR1 reloads\n" +
 			"the config in place.\n\nEXAMPLES:\n   openclaw serve\n   openclaw serve --auth token --token s3cret --port 18790\n   openclaw --dev serve",
 		Flags:  serveFlags(),
 		Action: r.serve,
@@ -42,6 +43,9 @@ func (r *runtime) serveCommand(name string) *cli.Command {
 }
 
 func (r *runtime) serve(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return tools.Errorf(tools.CodeUsage, "openclaw serve takes no arguments, got %q (see `openclaw serve --help`)", c.Args().First())
+	}
 	p, err := r.Paths(c)
 	if err != nil {
 		return err
@@ -90,7 +94,9 @@ func (r *runtime) serve(c *cli.Context) error {
 		return err
 	}
 
-	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	// SIGHUP (terminal closed, SSH dropped) stops like SIGTERM: drain,
+	// shutdown event, close 1012 — never the default abrupt exit.
+	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	usr1 := make(chan os.Signal, 1)
 	signal.Notify(usr1, syscall.SIGUSR1)

@@ -3,6 +3,7 @@ package commands
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"os"
@@ -14,12 +15,44 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gorilla/websocket"
+
 	"github.com/openclaw-go/openclaw/client"
+	"github.com/openclaw-go/openclaw/config"
 	"github.com/openclaw-go/openclaw/protocol"
 )
 
-// startGateway runs `openclaw serve` as a real process on a free port.
-func startGateway(t *testing.T) (*exec.Cmd, string, *bytes.Buffer) {
+// gatewayProc is a real `openclaw serve` process on a free port.
+type gatewayProc struct {
+	cmd    *exec.Cmd
+	url    string
+	state  string // OPENCLAW_STATE_DIR (the config is state/openclaw.json)
+	logs   *syncBuffer
+	exited chan struct{}
+	err    error
+}
+
+// syncBuffer is a bytes.Buffer the process writes while the test reads.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// startGateway runs `openclaw serve` with token auth ("sig") and an
+// optional config file, and waits until /readyz answers.
+func startGateway(t *testing.T, configJSON string) *gatewayProc {
 	t.Helper()
 	exe, err := exec.LookPath("openclaw")
 	if err != nil {
@@ -30,79 +63,265 @@ func startGateway(t *testing.T) (*exec.Cmd, string, *bytes.Buffer) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	cmd := exec.Command(exe, "serve", "--port", strconv.Itoa(port), "--auth", "token", "--token", "sig")
-	cmd.Env = append(os.Environ(), "HOME="+dir, "OPENCLAW_STATE_DIR="+filepath.Join(dir, "state"))
-	var logs bytes.Buffer
-	cmd.Stderr = &logs
-	if err := cmd.Start(); err != nil {
+	state := filepath.Join(dir, "state")
+	if configJSON != "" {
+		if err := os.MkdirAll(state, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(state, "openclaw.json"), []byte(configJSON), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g := &gatewayProc{state: state, logs: &syncBuffer{}, exited: make(chan struct{})}
+	g.cmd = exec.Command(exe, "serve", "--port", strconv.Itoa(port), "--auth", "token", "--token", "sig")
+	g.cmd.Env = append(os.Environ(), "HOME="+dir, "OPENCLAW_STATE_DIR="+state)
+	g.cmd.Stderr = g.logs
+	if err := g.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	go func() { g.err = g.cmd.Wait(); close(g.exited) }()
+	t.Cleanup(func() { _ = g.cmd.Process.Kill(); <-g.exited })
 	base := "127.0.0.1:" + strconv.Itoa(port)
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		resp, err := http.Get("http://" + base + "/readyz")
-		if err == nil && resp.StatusCode == 200 {
+		if err == nil {
 			resp.Body.Close()
-			break
+			if resp.StatusCode == 200 {
+				break
+			}
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("gateway not ready: %s", logs.String())
+			t.Fatalf("gateway not ready: %s", g.logs.String())
 		}
-		time.Sleep(20 * time.Millisecond)
+		select {
+		case <-g.exited:
+			t.Fatalf("gateway exited: %v\n%s", g.err, g.logs.String())
+		case <-time.After(20 * time.Millisecond):
+		}
 	}
-	return cmd, "ws://" + base, &logs
+	g.url = "ws://" + base
+	return g
 }
 
-// SIGTERM: every client gets a shutdown event, then close 1012, and the
-// process exits 0. SIGUSR1: an in-place reload keeps connections.
-func TestServeSignals(t *testing.T) {
-	cmd, url, logs := startGateway(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	var mu sync.Mutex
-	var events []string
+// wait returns the exit code once the process is gone.
+func (g *gatewayProc) wait(t *testing.T) int {
+	t.Helper()
+	select {
+	case <-g.exited:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("gateway did not exit\n%s", g.logs.String())
+	}
+	var ee *exec.ExitError
+	switch {
+	case g.err == nil:
+		return 0
+	case errors.As(g.err, &ee):
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			t.Fatalf("gateway killed by %v (no graceful stop)\n%s", ws.Signal(), g.logs.String())
+		}
+		return ee.ExitCode()
+	}
+	t.Fatalf("gateway wait: %v", g.err)
+	return -1
+}
+
+// eventConn is an admin client whose events arrive on a channel.
+func eventConn(t *testing.T, ctx context.Context, url string) (*client.Conn, chan protocol.Event) {
+	t.Helper()
+	events := make(chan protocol.Event, 256)
 	conn, err := client.Dial(ctx, client.Options{URL: url, Token: "sig", Scopes: []string{protocol.ScopeAdmin},
-		OnEvent: func(ev protocol.Event) { mu.Lock(); events = append(events, ev.Event); mu.Unlock() }})
+		OnEvent: func(ev protocol.Event) {
+			select {
+			case events <- ev:
+			default:
+			}
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close()
+	t.Cleanup(func() { conn.Close() })
+	return conn, events
+}
 
-	if err := cmd.Process.Signal(syscall.SIGUSR1); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(300 * time.Millisecond)
-	if _, err := conn.Call(ctx, "health", nil); err != nil {
-		t.Fatalf("connection did not survive SIGUSR1: %v\n%s", err, logs.String())
-	}
-
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-conn.Done():
-	case <-ctx.Done():
-		t.Fatal("connection not closed after SIGTERM")
-	}
-	var ce *client.CloseError
-	if !errors.As(conn.Err(), &ce) || ce.Code != protocol.CloseServiceRestart {
-		t.Errorf("close: got %v, want code 1012", conn.Err())
-	}
-	// Events reach OnEvent on their own goroutine: give it a moment.
-	sawShutdown := false
-	for i := 0; i < 100 && !sawShutdown; i++ {
-		mu.Lock()
-		for _, e := range events {
-			sawShutdown = sawShutdown || e == "shutdown"
+// waitEvent returns the first event named name (others are skipped).
+func waitEvent(t *testing.T, ctx context.Context, events chan protocol.Event, name string) protocol.Event {
+	t.Helper()
+	for {
+		select {
+		case ev := <-events:
+			if ev.Event == name {
+				return ev
+			}
+		case <-ctx.Done():
+			t.Fatalf("no %s event", name)
 		}
-		mu.Unlock()
-		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// rawConn is a bare WebSocket client, so the test controls exactly which
+// request frames were written before a signal.
+type rawConn struct {
+	ws *websocket.Conn
+}
+
+func dialRaw(t *testing.T, url string) *rawConn {
+	t.Helper()
+	ws, _, err := websocket.DefaultDialer.Dial(url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	_ = ws.SetReadDeadline(time.Now().Add(20 * time.Second))
+	if _, _, err := ws.ReadMessage(); err != nil { // connect.challenge
+		t.Fatal(err)
+	}
+	c := &rawConn{ws: ws}
+	c.send(t, "connect", "c", map[string]any{
+		"minProtocol": 4, "maxProtocol": 4, "role": "operator", "scopes": []string{"operator.admin"}, "caps": []string{},
+		"client": map[string]any{"id": "cli", "version": "test", "platform": "linux", "mode": "cli"},
+		"auth":   map[string]any{"token": "sig"},
+	})
+	var hello struct {
+		ID string
+		OK bool
+	}
+	if err := ws.ReadJSON(&hello); err != nil || !hello.OK {
+		t.Fatalf("connect: %v %+v", err, hello)
+	}
+	return c
+}
+
+func (c *rawConn) send(t *testing.T, method, id string, params any) {
+	t.Helper()
+	if err := c.ws.WriteJSON(map[string]any{"type": "req", "id": id, "method": method, "params": params}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// stopsGracefully sends sig to a gateway with requests in flight and checks
+// the SIGTERM contract: every request sent before the signal is answered,
+// a shutdown event, close 1012, exit 0.
+func stopsGracefully(t *testing.T, sig syscall.Signal) {
+	g := startGateway(t, "")
+	c := dialRaw(t, g.url)
+	// 100 requests, then a marker: the gateway reads frames in order, so
+	// once the marker is answered it holds every one of them; the ones
+	// still running are in flight when the signal lands.
+	const n = 100
+	for i := 0; i < n; i++ {
+		c.send(t, "status", strconv.Itoa(i), nil)
+	}
+	c.send(t, "health", "marker", nil)
+	answered := map[string]bool{}
+	signalled, sawShutdown := false, false
+	for {
+		var f struct {
+			Type, ID, Event string
+		}
+		if err := c.ws.ReadJSON(&f); err != nil {
+			var ce *websocket.CloseError
+			if !errors.As(err, &ce) || ce.Code != protocol.CloseServiceRestart {
+				t.Errorf("socket ended with %v, want close 1012\n%s", err, g.logs.String())
+			}
+			break
+		}
+		switch {
+		case f.Type == "res" && f.ID == "marker":
+			if err := g.cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			signalled = true
+		case f.Type == "res":
+			answered[f.ID] = true
+		case f.Type == "event" && f.Event == protocol.EventShutdown:
+			sawShutdown = true
+		}
+	}
+	if !signalled {
+		t.Fatal("marker never answered")
+	}
+	if len(answered) != n {
+		t.Errorf("%d of %d requests answered before the close", len(answered), n)
 	}
 	if !sawShutdown {
-		t.Errorf("no shutdown event before close; events: %v", events)
+		t.Error("no shutdown event before the close")
 	}
-	if err := cmd.Wait(); err != nil {
-		t.Errorf("gateway exit: %v\n%s", err, logs.String())
+	if code := g.wait(t); code != 0 {
+		t.Errorf("exit code %d after a clean drain, want 0\n%s", code, g.logs.String())
+	}
+}
+
+// SIGTERM: drain, shutdown event, close 1012, exit 0.
+func TestServeSIGTERM(t *testing.T) { stopsGracefully(t, syscall.SIGTERM) }
+
+// Issue 6 item 7: SIGHUP (terminal closed, SSH dropped) stops the gateway
+// the same graceful way instead of killing it.
+func TestServeSIGHUP(t *testing.T) { stopsGracefully(t, syscall.SIGHUP) }
+
+// SIGUSR1 really reloads: with file watching off (gateway.reload.mode
+// "off", as in the original) only the signal can bring the edited file
+// into force, and config.changed carries the new file's hash.
+func TestServeSIGUSR1Reloads(t *testing.T) {
+	g := startGateway(t, `{"gateway":{"reload":{"mode":"off"}}}`)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	conn, events := eventConn(t, ctx, g.url)
+
+	edited := []byte(`{"gateway":{"reload":{"mode":"off"}},"tools":{"profile":"coding"}}`)
+	if err := os.WriteFile(filepath.Join(g.state, "openclaw.json"), edited, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.cmd.Process.Signal(syscall.SIGUSR1); err != nil {
+		t.Fatal(err)
+	}
+	ev := waitEvent(t, ctx, events, protocol.EventConfigChanged)
+	var p struct{ Hash string }
+	if err := json.Unmarshal(ev.Payload, &p); err != nil {
+		t.Fatal(err)
+	}
+	if want := config.HashRaw(edited); p.Hash != want {
+		t.Errorf("config.changed hash %s, want the edited file's %s", p.Hash, want)
+	}
+	// The same connection survived the in-place restart.
+	if _, err := conn.Call(ctx, "health", nil); err != nil {
+		t.Fatalf("connection did not survive SIGUSR1: %v\n%s", err, g.logs.String())
+	}
+	if err := g.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if code := g.wait(t); code != 0 {
+		t.Errorf("exit %d", code)
+	}
+}
+
+// Issue 8 item 12: serve takes no positional arguments: exit 2.
+func TestServeExtraArg(t *testing.T) {
+	exe, err := exec.LookPath("openclaw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(exe, "serve", "extra-arg")
+	cmd.Env = append(os.Environ(), "HOME="+dir, "OPENCLAW_STATE_DIR="+dir)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	done := make(chan error, 1)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err = <-done:
+	case <-time.After(10 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatal("serve extra-arg started a gateway")
+	}
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+		t.Errorf("exit: %v, want 2\n%s", err, stderr.String())
+	}
+	if !bytes.Contains(stderr.Bytes(), []byte("extra-arg")) {
+		t.Errorf("stderr does not name the argument: %s", stderr.String())
 	}
 }

@@ -62,6 +62,7 @@ type Server struct {
 // New validates the options and prepares a server; it does not bind yet.
 // It refuses to expose the gateway beyond loopback without a shared secret.
 func New(opts Options) (*Server, error) {
+	pollSet := opts.ConfigPollInterval != 0
 	opts = opts.withDefaults()
 	cfg := opts.Config
 	if cfg == nil {
@@ -70,6 +71,9 @@ func New(opts Options) (*Server, error) {
 			return nil, err
 		}
 		cfg = loaded
+	}
+	if !pollSet && cfg.String("gateway.reload.mode", "") == "off" {
+		opts.ConfigPollInterval = -1 // as the original: no file watching; SIGUSR1 still reloads
 	}
 	host, err := resolveBindHost(&opts, cfg)
 	if err != nil {
@@ -199,7 +203,9 @@ func (s *Server) Serve(ctx context.Context) error {
 			serveErr = fmt.Errorf("gateway serve: %w", err)
 		}
 	}
-	s.shutdown()
+	if n := s.shutdown(); n > 0 && serveErr == nil {
+		serveErr = fmt.Errorf("%w: %d request(s) still running after %s", ErrDrainTimeout, n, s.opts.DrainTimeout)
+	}
 	stopLoops()
 	loopWG.Wait()
 	s.stopServices()
@@ -211,8 +217,13 @@ func (s *Server) Serve(ctx context.Context) error {
 	return serveErr
 }
 
+// ErrDrainTimeout: the gateway stopped with requests still running (they
+// were cancelled when their sockets closed).
+var ErrDrainTimeout = errors.New("gateway drain timed out")
+
 // shutdown is the SIGTERM path: stop accepting, tell clients, drain, close.
-func (s *Server) shutdown() {
+// It returns how many requests were still running at the drain deadline.
+func (s *Server) shutdown() int64 {
 	s.serving.Store(false)
 	s.stopping.Store(true)
 	s.log.Infof("shutting down: draining in-flight requests")
@@ -226,8 +237,9 @@ func (s *Server) shutdown() {
 	for s.inflight.Load() > 0 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
-	if n := s.inflight.Load(); n > 0 {
-		s.log.Warnf("drain timeout: %d request(s) still running", n)
+	unfinished := s.inflight.Load()
+	if unfinished > 0 {
+		s.log.Warnf("drain timeout: %d request(s) still running", unfinished)
 	}
 	s.mu.Lock()
 	all := make([]*conn, 0, len(s.conns))
@@ -245,6 +257,7 @@ func (s *Server) shutdown() {
 	case <-time.After(closeGrace + 2*time.Second):
 		s.log.Warnf("some connections did not close in time")
 	}
+	return unfinished
 }
 
 // uptimeMs is time since New.
