@@ -32,7 +32,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	jsonOut := hasFlag(args, "json") || !isTerminal(stdout)
 	if err := app.Run(args); err != nil {
 		if isUsage(err) {
-			err = tools.Errorf(tools.CodeUsage, "%v", err)
+			err = tools.Errorf(tools.CodeUsage, "%s", dashFlags(err.Error()))
 		}
 		return r.report(err, jsonOut)
 	}
@@ -53,6 +53,7 @@ func hasFlag(args []string, name string) bool {
 
 // newApp builds the whole command tree.
 func (r *runtime) newApp() *cli.App {
+	cli.FlagStringer = flagString
 	app := &cli.App{
 		Name:                      "openclaw",
 		Usage:                     "the OpenClaw agent tools as composable commands, and their gateway",
@@ -70,7 +71,7 @@ func (r *runtime) newApp() *cli.App {
 			&cli.BoolFlag{Name: "no-color", Usage: "never colour output (NO_COLOR is honoured too)"},
 		},
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			return usageError("%v (see `openclaw --help`)", err)
+			return usageError("%s (see `openclaw --help`)", dashFlags(err.Error()))
 		},
 	}
 	app.Commands = mergeCommands(append(r.toolCommands(), r.builtinCommands()...))
@@ -90,9 +91,10 @@ func (r *runtime) newApp() *cli.App {
 func finishTree(cmds []*cli.Command) {
 	for _, c := range cmds {
 		c := c
+		fixFlags(c.Flags)
 		if c.OnUsageError == nil {
 			c.OnUsageError = func(ctx *cli.Context, err error, _ bool) error {
-				return usageError("%v (see `%s --help`)", err, ctx.Command.HelpName)
+				return usageError("%s (see `%s --help`)", dashFlags(err.Error()), ctx.Command.HelpName)
 			}
 		}
 		if len(c.Subcommands) > 0 {

@@ -17,7 +17,15 @@ import (
 // emit prints a result: the JSON bytes as they came (plus a newline) in JSON
 // mode, otherwise the action's renderer or indented JSON. --query selects a
 // part with a gjson path.
+//
+// --raw (as jq -r) prints a string result without quotes, piped or not; on
+// a terminal a string picked with --query is printed raw anyway.
+//
+// JSON is printed as JSON.stringify would write it: <, > and & stay as
+// they are (Go's encoder writes \u003c), so output is the same bytes
+// whether the action ran here or on a gateway.
 func (r *runtime) emit(c *cli.Context, render tools.Renderer, res json.RawMessage) error {
+	res = plainJSON(res)
 	if q := c.String("query"); q != "" {
 		sel := gjson.GetBytes(res, q)
 		if !sel.Exists() {
@@ -26,8 +34,14 @@ func (r *runtime) emit(c *cli.Context, render tools.Renderer, res json.RawMessag
 			res = json.RawMessage(sel.Raw)
 		}
 		render = nil
-		if !r.jsonMode(c) && sel.Type == gjson.String {
+		if (!r.jsonMode(c) || c.Bool("raw")) && sel.Type == gjson.String {
 			_, err := fmt.Fprintln(r.stdout, sel.String())
+			return err
+		}
+	}
+	if c.Bool("raw") {
+		if v := gjson.ParseBytes(res); v.Type == gjson.String {
+			_, err := fmt.Fprintln(r.stdout, v.String())
 			return err
 		}
 	}
@@ -75,7 +89,7 @@ func (r *runtime) report(err error, jsonOut bool) int {
 		}
 		b, mErr := json.Marshal(env)
 		if mErr == nil {
-			r.stdout.Write(append(b, '\n'))
+			r.stdout.Write(append(plainJSON(b), '\n'))
 		}
 	}
 	return te.ExitCode()
@@ -97,4 +111,42 @@ func isUsage(err error) bool {
 		strings.Contains(s, "invalid value") ||
 		strings.Contains(s, "flag needs an argument") ||
 		strings.Contains(s, "Required flag")
+}
+
+// plainJSON undoes Go's HTML-safe escapes (\u003c, \u003e, \u0026 and the
+// line separators \u2028, \u2029) inside JSON strings, leaving every other
+// byte alone: JSON.stringify, and so the original CLI, writes them as is.
+func plainJSON(b []byte) []byte {
+	if bytes.IndexByte(b, '\\') < 0 {
+		return b
+	}
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		if b[i] != '\\' || i+1 >= len(b) {
+			out = append(out, b[i])
+			continue
+		}
+		if b[i+1] == 'u' && i+6 <= len(b) {
+			switch strings.ToLower(string(b[i+2 : i+6])) {
+			case "003c":
+				out, i = append(out, '<'), i+5
+				continue
+			case "003e":
+				out, i = append(out, '>'), i+5
+				continue
+			case "0026":
+				out, i = append(out, '&'), i+5
+				continue
+			case "2028":
+				out, i = append(out, "\u2028"...), i+5
+				continue
+			case "2029":
+				out, i = append(out, "\u2029"...), i+5
+				continue
+			}
+		}
+		out = append(out, b[i], b[i+1]) // any other escape, \\ included, stays
+		i++
+	}
+	return out
 }

@@ -13,7 +13,7 @@ import (
 // reservedFlags are the flags every tool command has; a schema property of
 // the same name is reachable positionally or through --params.
 var reservedFlags = map[string]bool{
-	"json": true, "query": true, "params": true, "url": true, "token": true,
+	"json": true, "query": true, "raw": true, "r": true, "params": true, "url": true, "token": true,
 	"password": true, "timeout": true, "remote": true, "help": true, "h": true,
 }
 
@@ -22,6 +22,7 @@ func outputFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.BoolFlag{Name: "json", Usage: "print the result JSON only (the default when stdout is not a terminal)"},
 		&cli.StringFlag{Name: "query", Usage: "print only the part of the result at gjson `PATH`"},
+		&cli.BoolFlag{Name: "raw", Aliases: []string{"r"}, Usage: "print a string result without JSON quotes (as jq -r; with --query)"},
 	}
 }
 
@@ -31,7 +32,7 @@ func connFlags() []cli.Flag {
 		&cli.StringFlag{Name: "url", Usage: "gateway WebSocket `URL` (env OPENCLAW_GATEWAY_URL, config gateway.remote.url)", EnvVars: []string{"OPENCLAW_GATEWAY_URL"}},
 		&cli.StringFlag{Name: "token", Usage: "gateway `TOKEN` (env OPENCLAW_GATEWAY_TOKEN)", EnvVars: []string{"OPENCLAW_GATEWAY_TOKEN"}},
 		&cli.StringFlag{Name: "password", Usage: "gateway `PASSWORD` (env OPENCLAW_GATEWAY_PASSWORD)", EnvVars: []string{"OPENCLAW_GATEWAY_PASSWORD"}},
-		&cli.DurationFlag{Name: "timeout", Usage: "give up after `DURATION` (e.g. 10s)"},
+		&cli.DurationFlag{Name: "timeout", Usage: "give up after `DURATION`: seconds (5) or 5s, 2m (default 30s for a relayed tool, 10s for gateway calls; none for a local tool)"},
 	}
 }
 

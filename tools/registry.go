@@ -193,8 +193,11 @@ func Suggest(id string) []string {
 	return Closest(id, ids)
 }
 
-// Closest returns up to three candidates within edit distance 3 of word (or
-// starting with it), nearest first.
+// Closest returns up to three candidates close to word, nearest first: a
+// candidate starting with word, or within edit distance 2 as cobra and gh
+// suggest (a swap of two neighbouring letters counts one), but only 1 for
+// words of up to five letters, where two edits leave little of the word
+// (`bogus` is not `logs`).
 func Closest(word string, candidates []string) []string {
 	type cand struct {
 		s string
@@ -202,9 +205,14 @@ func Closest(word string, candidates []string) []string {
 	}
 	var cs []cand
 	w := strings.ToLower(word)
+	maxDist := 2
+	if len([]rune(w)) <= 5 {
+		maxDist = 1
+	}
 	for _, k := range candidates {
-		d := levenshtein(w, strings.ToLower(k))
-		if d <= 3 || (w != "" && strings.HasPrefix(strings.ToLower(k), w)) {
+		lk := strings.ToLower(k)
+		d := levenshtein(w, lk)
+		if d <= maxDist || (w != "" && strings.HasPrefix(lk, w)) {
 			cs = append(cs, cand{k, d})
 		}
 	}
@@ -221,25 +229,31 @@ func Closest(word string, candidates []string) []string {
 	return out
 }
 
+// levenshtein is the optimal-string-alignment distance: insertions,
+// deletions, substitutions and swaps of adjacent letters each cost one.
 func levenshtein(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
+	d := make([][]int, len(ra)+1)
+	for i := range d {
+		d[i] = make([]int, len(rb)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
 	}
 	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
 		for j := 1; j <= len(rb); j++ {
 			cost := 1
 			if ra[i-1] == rb[j-1] {
 				cost = 0
 			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
 	}
-	return prev[len(rb)]
+	return d[len(ra)][len(rb)]
 }
 
 // String is for debugging.

@@ -1,0 +1,73 @@
+package commands
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+)
+
+// urfaveFlagString is urfave's own help line for a flag.
+var urfaveFlagString = cli.FlagStringer
+
+// zeroDefault matches the "(default: …)" urfave prints for a flag's Go zero
+// value: it is not the real default (--json is automatic, --timeout depends
+// on the command, serve --port comes from config), so help leaves it out and
+// the usage text states the rule.
+var zeroDefault = regexp.MustCompile(` ?\(default: (false|0|0s|"")\)$`)
+
+func flagString(f cli.Flag) string {
+	return zeroDefault.ReplaceAllString(urfaveFlagString(f), "")
+}
+
+// durationValue is a duration flag that also takes plain numbers as
+// seconds: --timeout 5, --timeout 5s, --timeout 2m. Its String is a Go
+// duration, so c.Duration(name) reads it as for a DurationFlag.
+type durationValue time.Duration
+
+func (d *durationValue) Set(s string) error {
+	s = strings.TrimSpace(s)
+	if secs, err := strconv.ParseFloat(s, 64); err == nil {
+		if secs < 0 {
+			return fmt.Errorf("must not be negative")
+		}
+		*d = durationValue(time.Duration(secs * float64(time.Second)))
+		return nil
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return fmt.Errorf("want seconds (5) or a duration (5s, 2m, 1h30m)")
+	}
+	if v < 0 {
+		return fmt.Errorf("must not be negative")
+	}
+	*d = durationValue(v)
+	return nil
+}
+
+func (d *durationValue) String() string { return time.Duration(*d).String() }
+
+// fixFlags replaces DurationFlags with flags that accept plain seconds,
+// keeping name, aliases, usage, environment variables and default.
+func fixFlags(flags []cli.Flag) {
+	for i, f := range flags {
+		df, ok := f.(*cli.DurationFlag)
+		if !ok {
+			continue
+		}
+		v := durationValue(df.Value)
+		flags[i] = &cli.GenericFlag{Name: df.Name, Aliases: df.Aliases, Usage: df.Usage, EnvVars: df.EnvVars,
+			Hidden: df.Hidden, Category: df.Category, Value: &v}
+	}
+}
+
+// dashFlag makes Go's flag-package messages name flags as users type them:
+// "flag -timeout" becomes "flag --timeout" (one-letter flags keep one dash).
+var dashFlag = regexp.MustCompile(`(flag(?: provided but not defined:)?) -([A-Za-z0-9][A-Za-z0-9-]+)`)
+
+func dashFlags(msg string) string {
+	return dashFlag.ReplaceAllString(msg, "$1 --$2")
+}
