@@ -14,8 +14,9 @@ import (
 
 // buildParams assembles an action's params: --params (JSON, @file or - for
 // stdin) first, then positional arguments, then flags, each overriding the
-// one before.
-func buildParams(c *cli.Context, a *tools.Action, stdin io.Reader) (json.RawMessage, error) {
+// one before. A positional argument and a flag for the same param must
+// agree (exit 2 otherwise). The object is encoded once, by the caller.
+func buildParams(c *cli.Context, a *tools.Action, stdin io.Reader) (map[string]any, error) {
 	obj := map[string]any{}
 	if src := c.String("params"); src != "" {
 		raw, err := readParamsSource(src, stdin)
@@ -32,6 +33,7 @@ func buildParams(c *cli.Context, a *tools.Action, stdin io.Reader) (json.RawMess
 		byName[p.Name] = p
 	}
 	args := c.Args().Slice()
+	positional := map[string][]string{}
 	for i, name := range a.Args {
 		rest := strings.HasSuffix(name, "...")
 		name = strings.TrimSuffix(name, "...")
@@ -44,10 +46,12 @@ func buildParams(c *cli.Context, a *tools.Action, stdin io.Reader) (json.RawMess
 				vals = append(vals, coerce(byName[name], s, true))
 			}
 			obj[name] = vals
+			positional[name] = args[i:]
 			args = nil
 			break
 		}
 		obj[name] = coerce(byName[name], args[i], false)
+		positional[name] = args[i : i+1]
 	}
 	if len(args) > len(a.Args) {
 		extra := args[len(a.Args):]
@@ -57,6 +61,10 @@ func buildParams(c *cli.Context, a *tools.Action, stdin io.Reader) (json.RawMess
 		fl := kebab(p.Name)
 		if reservedFlags[fl] || !c.IsSet(fl) {
 			continue
+		}
+		if pos, ok := positional[p.Name]; ok && !sameArgs(c, p, fl, pos) {
+			return nil, tools.Errorf(tools.CodeUsage, "%s given twice with different values: argument %q and --%s %q",
+				p.Name, strings.Join(pos, " "), fl, flagText(c, p, fl))
 		}
 		switch {
 		case p.is("boolean") && len(p.Types) == 1:
@@ -71,7 +79,39 @@ func buildParams(c *cli.Context, a *tools.Action, stdin io.Reader) (json.RawMess
 			obj[p.Name] = coerce(p, c.String(fl), false)
 		}
 	}
-	return json.Marshal(obj)
+	return obj, nil
+}
+
+// sameArgs reports whether flag fl carries the same value(s) as the
+// positional argument(s) pos.
+func sameArgs(c *cli.Context, p prop, fl string, pos []string) bool {
+	switch {
+	case p.is("boolean") && len(p.Types) == 1:
+		b, err := strconv.ParseBool(pos[0])
+		return len(pos) == 1 && err == nil && b == c.Bool(fl)
+	case p.is("array"):
+		vals := c.StringSlice(fl)
+		if len(vals) != len(pos) {
+			return false
+		}
+		for i := range vals {
+			if vals[i] != pos[i] {
+				return false
+			}
+		}
+		return true
+	}
+	return len(pos) == 1 && pos[0] == c.String(fl)
+}
+
+func flagText(c *cli.Context, p prop, fl string) string {
+	switch {
+	case p.is("boolean") && len(p.Types) == 1:
+		return strconv.FormatBool(c.Bool(fl))
+	case p.is("array"):
+		return strings.Join(c.StringSlice(fl), ",")
+	}
+	return c.String(fl)
 }
 
 func errOrNull(err error) string {

@@ -4,10 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/openclaw-go/openclaw/client"
+	"github.com/openclaw-go/openclaw/failure"
 	"github.com/openclaw-go/openclaw/gateway"
 	"github.com/openclaw-go/openclaw/protocol"
 	"github.com/openclaw-go/openclaw/tools"
@@ -16,8 +22,10 @@ import (
 )
 
 // run executes an action in this process or relays it to a gateway, per
-// DESIGN.md "Where an action runs".
-func (r *runtime) run(c *cli.Context, a *tools.Action, params json.RawMessage) (json.RawMessage, error) {
+// DESIGN.md "Where an action runs". Either way it goes through the one door
+// (tools.Invoke here, the gateway's dispatch there), and params are encoded
+// once.
+func (r *runtime) run(c *cli.Context, a *tools.Action, params map[string]any) (json.RawMessage, error) {
 	target, err := r.target(c)
 	if err != nil {
 		return nil, err
@@ -31,6 +39,9 @@ func (r *runtime) run(c *cli.Context, a *tools.Action, params json.RawMessage) (
 	case tools.Local:
 		relay = c.Bool("remote") || r.urlFlag
 	}
+	if err := r.resolvePaths(a, params, relay, target); err != nil {
+		return nil, err
+	}
 	ctx := c.Context
 	d := c.Duration("timeout")
 	if d <= 0 && relay {
@@ -41,70 +52,114 @@ func (r *runtime) run(c *cli.Context, a *tools.Action, params json.RawMessage) (
 		ctx, cancel = context.WithTimeout(ctx, d)
 		defer cancel()
 	}
+	if a.Verb != "" && relay && a.Tool != "" {
+		params["action"] = a.Verb // the original's tools.invoke takes the verb inside args
+	}
+	raw, err := json.Marshal(params)
+	if err != nil {
+		return nil, fmt.Errorf("%s params: %w", a.ID(), err)
+	}
 	if !relay {
 		env, err := r.Env(c)
 		if err != nil {
 			return nil, err
 		}
-		return a.Invoke(ctx, env, params)
+		return tools.Invoke(ctx, env, tools.Call{ID: a.ID(), Args: raw})
 	}
 	if a.Tool == "" {
-		return r.dialCall(ctx, target, a.Method, []string{orAdmin(a.Scope)}, params)
+		return r.dialCall(ctx, target, a.Method, []string{a.RequiredScope()}, raw)
 	}
-	return r.relayTool(ctx, target, a, params)
+	return r.relayTool(ctx, target, a, raw)
+}
+
+// resolvePaths applies the CLI's one rule for relative file paths
+// (Action.PathParams): they mean the current directory. Locally and when
+// relaying to a gateway on this host (a loopback URL) they are made
+// absolute before invoking, so both calls name the same file and print the
+// same bytes. A gateway on another host cannot see this directory: paths go
+// as typed, resolve in its agent workspace, and a note on stderr says so.
+func (r *runtime) resolvePaths(a *tools.Action, params map[string]any, relay bool, t gatewayTarget) error {
+	var rel []string
+	for _, name := range a.PathParams {
+		if s, ok := params[name].(string); ok && isRelativePath(s) {
+			rel = append(rel, name)
+		}
+	}
+	if len(rel) == 0 {
+		return nil
+	}
+	if relay && !isLoopbackURL(t.url) {
+		for _, name := range rel {
+			fmt.Fprintf(r.stderr, "openclaw: note: %s %q is relative and the gateway at %s is on another host: it resolves in that gateway's agent workspace\n",
+				name, params[name], t.url)
+		}
+		return nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return fmt.Errorf("working directory: %w", err)
+	}
+	for _, name := range rel {
+		params[name] = filepath.Join(wd, params[name].(string))
+	}
+	return nil
+}
+
+// isRelativePath: a plain relative path (not absolute, ~, @ or a URL).
+func isRelativePath(s string) bool {
+	if s == "" || filepath.IsAbs(s) || strings.HasPrefix(s, "~") || strings.HasPrefix(s, "@") {
+		return false
+	}
+	return !strings.Contains(s, "://")
+}
+
+// isLoopbackURL reports a gateway URL on this host.
+func isLoopbackURL(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return false
+	}
+	h := u.Hostname()
+	if strings.EqualFold(h, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
 }
 
 // relayTool runs an agent tool action on the gateway through tools.invoke
 // and returns its output bytes unchanged, so a relayed result prints
-// byte-identical to a local one.
-func (r *runtime) relayTool(ctx context.Context, t gatewayTarget, a *tools.Action, params json.RawMessage) (json.RawMessage, error) {
-	args := params
-	if a.Verb != "" {
-		var m map[string]any
-		if err := json.Unmarshal(params, &m); err != nil {
-			return nil, fmt.Errorf("relay %s: %w", a.ID(), err)
-		}
-		m["action"] = a.Verb
-		b, err := json.Marshal(m)
-		if err != nil {
-			return nil, fmt.Errorf("relay %s: %w", a.ID(), err)
-		}
-		args = b
-	}
-	req := map[string]any{"name": a.Tool, "args": json.RawMessage(args)}
+// byte-identical to a local one. args is already encoded (with "action"
+// for a multi-action tool); the request is assembled around it.
+func (r *runtime) relayTool(ctx context.Context, t gatewayTarget, a *tools.Action, args json.RawMessage) (json.RawMessage, error) {
+	name, _ := json.Marshal(a.Tool)
+	req := make(json.RawMessage, 0, len(args)+len(name)+20)
+	req = append(append(append(append(append(req, `{"name":`...), name...), `,"args":`...), args...), '}')
 	// tools.invoke needs write; the tool itself may need more (gateway config writes need admin).
 	scopes := []string{protocol.ScopeWrite}
-	if a.Scope != "" && a.Scope != protocol.ScopeWrite {
-		scopes = append(scopes, a.Scope)
+	if s := a.RequiredScope(); s != protocol.ScopeWrite {
+		scopes = append(scopes, s)
 	}
-	payload, err := r.dialCall(ctx, t, "tools.invoke", scopes, mustJSON(req))
+	payload, err := r.dialCall(ctx, t, "tools.invoke", scopes, req)
 	if err != nil {
 		return nil, err
 	}
 	res := gjson.ParseBytes(payload)
 	if !res.Get("ok").Bool() {
 		e := res.Get("error")
-		te := &tools.Error{Code: e.Get("code").String(), Message: e.Get("message").String()}
+		te := &failure.Error{Code: e.Get("code").String(), Message: e.Get("message").String()}
 		if te.Code == "" {
-			te.Code = tools.CodeFailed
+			te.Code = failure.CodeFailed
 		}
 		if te.Message == "" {
 			te.Message = "tool failed on the gateway"
 		}
-		if d := e.Get("details"); d.Exists() {
+		if d := e.Get("details"); d.Exists() && d.Type != gjson.Null {
 			te.Details = json.RawMessage(d.Raw)
 		}
 		return nil, te
 	}
 	return json.RawMessage(res.Get("output").Raw), nil
-}
-
-// orAdmin: methods without a declared scope need admin, as in the original.
-func orAdmin(scope string) string {
-	if scope == "" {
-		return protocol.ScopeAdmin
-	}
-	return scope
 }
 
 // dialCall sends one request to the gateway on a fresh connection.

@@ -23,6 +23,21 @@ const (
 	CodeInterrupted     = "INTERRUPTED"      // exit 130
 	CodeNotFound        = "NOT_FOUND"        // exit 1
 	CodeFailed          = "FAILED"           // exit 1
+
+	// Access and lookup failures of the one door; the gateway answers them
+	// with the protocol's codes and exact strings.
+	CodeUnknownMethod    = "UNKNOWN_METHOD"    // wire INVALID_REQUEST "unknown method: X"; exit 2
+	CodeUnauthorizedRole = "UNAUTHORIZED_ROLE" // wire INVALID_REQUEST "unauthorized role: R"; exit 4
+	CodeMissingScope     = "MISSING_SCOPE"     // wire FORBIDDEN "missing scope: S"; exit 3
+)
+
+// Gateway-protocol codes (protocol.Err*), mapped to exit codes when one
+// reaches the CLI, e.g. inside a relayed tools.invoke result.
+const (
+	wireInvalidRequest = "INVALID_REQUEST"
+	wireForbidden      = "FORBIDDEN"
+	wireNotPaired      = "NOT_PAIRED"
+	wireAgentTimeout   = "AGENT_TIMEOUT"
 )
 
 // Error is a failure with a stable code, a human message and optional
@@ -43,17 +58,17 @@ func (e *Error) ExitCode() int { return ExitCode(e.Code) }
 // ExitCode maps a code (ours or a gateway-protocol one) to an exit code.
 func ExitCode(code string) int {
 	switch code {
-	case CodeInvalidParams, CodeUsage, CodeUnknownTool:
+	case CodeInvalidParams, CodeUsage, CodeUnknownTool, CodeUnknownMethod, wireInvalidRequest:
 		return 2
-	case CodeDenied:
+	case CodeDenied, CodeMissingScope, wireForbidden:
 		return 3
-	case CodeAuth:
+	case CodeAuth, CodeUnauthorizedRole, wireNotPaired:
 		return 4
 	case CodeUnreachable:
 		return 5
 	case CodePendingApproval:
 		return 8
-	case CodeTimeout:
+	case CodeTimeout, wireAgentTimeout:
 		return 124
 	case CodeInterrupted:
 		return 130
@@ -65,7 +80,8 @@ func ExitCode(code string) int {
 func Known(code string) bool {
 	switch code {
 	case CodeInvalidParams, CodeUsage, CodeUnknownTool, CodeDenied, CodeAuth, CodeUnreachable,
-		CodePendingApproval, CodeTimeout, CodeInterrupted, CodeNotFound, CodeFailed:
+		CodePendingApproval, CodeTimeout, CodeInterrupted, CodeNotFound, CodeFailed,
+		CodeUnknownMethod, CodeUnauthorizedRole, CodeMissingScope:
 		return true
 	}
 	return false

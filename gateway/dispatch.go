@@ -11,6 +11,7 @@ import (
 	"github.com/gorilla/websocket"
 	"github.com/tidwall/gjson"
 
+	"github.com/openclaw-go/openclaw/failure"
 	"github.com/openclaw-go/openclaw/protocol"
 	"github.com/openclaw-go/openclaw/tools"
 )
@@ -45,9 +46,12 @@ func (c *conn) dispatchFrame(mt int, data []byte) {
 	c.reqWG.Add(1)
 	c.s.inflight.Add(1)
 	go func() {
+		slot := true // this request holds one of the connection's slots
 		defer func() {
 			c.s.inflight.Add(-1)
-			<-c.sem
+			if slot {
+				<-c.sem
+			}
 			c.reqWG.Done()
 		}()
 		defer func() {
@@ -56,91 +60,92 @@ func (c *conn) dispatchFrame(mt int, data []byte) {
 				c.sendResponse(errorResponse(req.ID, retryable(protocol.NewError(protocol.ErrUnavailable, req.Method+" failed: internal error", nil))))
 			}
 		}()
-		res := c.s.handleRequest(c.ctx, c, req)
+		res, final := c.s.handleRequest(c.ctx, c, req)
 		if res != nil {
+			c.sendResponse(res)
+		}
+		if final == nil {
+			return
+		}
+		// Accepted, then final on the same id (§2.2 expectFinal). Waiting for
+		// the final result must not hold one of the connection's slots.
+		<-c.sem
+		slot = false
+		if res := c.s.finish(c.ctx, c, req, final); res != nil {
 			c.sendResponse(res)
 		}
 	}()
 }
 
-// handleRequest authorizes and runs one request and returns its response.
-func (s *Server) handleRequest(ctx context.Context, c *conn, req *protocol.Request) *protocol.Response {
-	sess := c.sess
+// handleRequest runs one request through the registry's one door and
+// returns its response, plus the final result to send later when the
+// action answered "accepted" (tools.Deferred).
+func (s *Server) handleRequest(ctx context.Context, c *conn, req *protocol.Request) (*protocol.Response, tools.Final) {
 	if s.stopping.Load() {
-		return errorResponse(req.ID, retryable(protocol.NewError(protocol.ErrUnavailable, "gateway is shutting down", nil)))
+		return errorResponse(req.ID, retryable(protocol.NewError(protocol.ErrUnavailable, "gateway is shutting down", nil))), nil
 	}
-	action := tools.ByMethod(req.Method)
-	if e := authorize(sess, req.Method, action); e != nil {
-		if strings.HasPrefix(e.Message, "unauthorized role: ") {
-			if c.unauthRole.Add(1) > maxUnauthorizedRole {
-				c.sendResponse(errorResponse(req.ID, e))
-				c.closeWith(protocol.ClosePolicyViolation, protocol.ReasonRepeatedUnauth)
-				return nil
-			}
-		} else {
-			c.unauthRole.Store(0)
-		}
-		return errorResponse(req.ID, e)
+	var final tools.Final
+	roleDenied := false
+	run := func() *protocol.Response {
+		var res *protocol.Response
+		res, final, roleDenied = s.invoke(ctx, c, req)
+		return res
 	}
-	c.unauthRole.Store(0)
-	if action == nil {
-		return errorResponse(req.ID, protocol.NewError(protocol.ErrInvalidRequest, "unknown method: "+req.Method, nil))
+	var res *protocol.Response
+	if key := idempotencyKey(req.Params); key == "" {
+		res = run()
+	} else {
+		res = s.dedupe.run(ctx, dedupeScope(c.id, c.sess), req, key, run)
 	}
-
-	key := idempotencyKey(req.Params)
-	if key == "" {
-		return s.invoke(ctx, c, sess, action, req)
+	if !roleDenied {
+		c.unauthRole.Store(0)
+	} else if c.unauthRole.Add(1) > maxUnauthorizedRole {
+		c.sendResponse(res)
+		c.closeWith(protocol.ClosePolicyViolation, protocol.ReasonRepeatedUnauth)
+		return nil, nil
 	}
-	return s.dedupe.run(ctx, dedupeScope(c.id, sess), req, key, func() *protocol.Response {
-		return s.invoke(ctx, c, sess, action, req)
-	})
+	return res, final
 }
 
-// authorize applies §4.5: health for everyone; node-only methods need role
-// node and everything else role operator; operators need the method's scope
-// (admin when unclassified). It runs before the unknown-method check.
-func authorize(sess *session, method string, action *tools.Action) *protocol.ErrorShape {
-	if method == "health" {
-		return nil
-	}
-	nodeOnly := protocol.NodeOnlyMethods[method]
-	if nodeOnly != (sess.role == protocol.RoleNode) {
-		return protocol.NewError(protocol.ErrInvalidRequest, "unauthorized role: "+sess.role, nil)
-	}
-	if sess.role == protocol.RoleNode {
-		return nil
-	}
-	required := protocol.ScopeAdmin
-	if action != nil && action.Scope != "" {
-		required = action.Scope
-	}
-	if protocol.ScopeSatisfied(sess.scopes, required) {
-		return nil
-	}
-	return protocol.NewError(protocol.ErrForbidden, "missing scope: "+required, map[string]any{
-		"code":           protocol.DetailMissingScope,
-		"missingScope":   required,
-		"requiredScopes": []string{required},
-	})
-}
-
-// invoke runs the action through the registry's single door. A panicking
+// invoke runs the request through tools.InvokeDeferred: lookup, the
+// action's own role and scope rules, schema, policy, handler. A panicking
 // handler becomes UNAVAILABLE instead of taking the gateway down.
-func (s *Server) invoke(ctx context.Context, c *conn, sess *session, a *tools.Action, req *protocol.Request) (res *protocol.Response) {
+func (s *Server) invoke(ctx context.Context, c *conn, req *protocol.Request) (res *protocol.Response, final tools.Final, roleDenied bool) {
 	defer func() {
 		if r := recover(); r != nil {
 			s.log.Warnf("panic in %s: %v\n%s", req.Method, r, debug.Stack())
 			res = errorResponse(req.ID, retryable(protocol.NewError(protocol.ErrUnavailable,
 				fmt.Sprintf("%s failed: internal error", req.Method), nil)))
+			final = nil
 		}
 	}()
-	env := s.env(sess)
-	out, err := a.Invoke(ctx, env, req.Params)
+	out, final, err := tools.InvokeDeferred(ctx, s.env(c.sess), tools.Call{Method: req.Method, Args: req.Params})
 	if err != nil {
 		if ctx.Err() != nil && c.closing.Load() {
-			return nil // the client is gone: nobody to answer
+			return nil, nil, false // the client is gone: nobody to answer
 		}
-		return errorResponse(req.ID, wireError(req.Method, a, err))
+		te := failure.AsError(err)
+		return errorResponse(req.ID, wireError(err)), nil, te.Code == failure.CodeUnauthorizedRole
+	}
+	return &protocol.Response{Type: protocol.TypeRes, ID: req.ID, OK: true, Payload: out}, final, false
+}
+
+// finish runs a deferred action's final step and returns the second
+// response for the same request id (nil when the client is gone).
+func (s *Server) finish(ctx context.Context, c *conn, req *protocol.Request, final tools.Final) (res *protocol.Response) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Warnf("panic in %s (final): %v\n%s", req.Method, r, debug.Stack())
+			res = errorResponse(req.ID, retryable(protocol.NewError(protocol.ErrUnavailable,
+				fmt.Sprintf("%s failed: internal error", req.Method), nil)))
+		}
+	}()
+	out, err := final(ctx)
+	if err != nil {
+		if ctx.Err() != nil && c.closing.Load() {
+			return nil
+		}
+		return errorResponse(req.ID, wireError(err))
 	}
 	return &protocol.Response{Type: protocol.TypeRes, ID: req.ID, OK: true, Payload: out}
 }
@@ -152,14 +157,9 @@ func (s *Server) env(sess *session) *tools.Env {
 	return &env
 }
 
-// wireCodes are the protocol's top-level codes a handler may return as-is.
-var wireCodes = map[string]bool{
-	protocol.ErrInvalidRequest: true, protocol.ErrForbidden: true, protocol.ErrUnavailable: true,
-	protocol.ErrNotPaired: true, protocol.ErrApprovalNotFound: true,
-}
-
-// wireError maps a registry error onto the wire's ErrorShape.
-func wireError(method string, a *tools.Action, err error) *protocol.ErrorShape {
+// wireError maps a typed error onto the wire's ErrorShape: the code is
+// translated, the message and details travel unchanged.
+func wireError(err error) *protocol.ErrorShape {
 	var te *tools.Error
 	if !errors.As(err, &te) {
 		return retryable(protocol.NewError(protocol.ErrUnavailable, err.Error(), nil))
@@ -168,24 +168,19 @@ func wireError(method string, a *tools.Action, err error) *protocol.ErrorShape {
 	if msg == "" {
 		msg = strings.ToLower(te.Code)
 	}
-	switch {
-	case wireCodes[te.Code]:
+	switch te.Code {
+	case protocol.ErrInvalidRequest, protocol.ErrForbidden, protocol.ErrUnavailable,
+		protocol.ErrNotPaired, protocol.ErrApprovalNotFound:
 		return protocol.NewError(te.Code, msg, te.Details)
-	case te.Code == tools.CodeInvalidParams:
-		// tools says "invalid <action id> params"; the wire names the method.
-		if id := a.ID(); id != method {
-			msg = strings.Replace(msg, "invalid "+id+" params", "invalid "+method+" params", 1)
-		}
+	case failure.CodeInvalidParams, failure.CodeUsage, failure.CodeUnknownTool, failure.CodeNotFound,
+		failure.CodeUnknownMethod, failure.CodeUnauthorizedRole:
 		return protocol.NewError(protocol.ErrInvalidRequest, msg, te.Details)
-	case te.Code == tools.CodeUsage || te.Code == tools.CodeUnknownTool || te.Code == tools.CodeNotFound:
-		return protocol.NewError(protocol.ErrInvalidRequest, msg, te.Details)
-	case te.Code == tools.CodeDenied || te.Code == tools.CodeAuth:
+	case failure.CodeDenied, failure.CodeAuth, failure.CodeMissingScope:
 		return protocol.NewError(protocol.ErrForbidden, msg, te.Details)
-	case te.Code == tools.CodeUnreachable || te.Code == tools.CodeTimeout || te.Code == tools.CodeInterrupted:
+	case failure.CodeUnreachable, failure.CodeTimeout, failure.CodeInterrupted:
 		return retryable(protocol.NewError(protocol.ErrUnavailable, msg, te.Details))
-	default:
-		return protocol.NewError(protocol.ErrUnavailable, msg, te.Details)
 	}
+	return protocol.NewError(protocol.ErrUnavailable, msg, te.Details)
 }
 
 func retryable(e *protocol.ErrorShape) *protocol.ErrorShape {

@@ -1,15 +1,22 @@
 package gateway
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"github.com/openclaw-go/openclaw/client"
+	"github.com/openclaw-go/openclaw/protocol"
+	"github.com/openclaw-go/openclaw/tools"
 )
 
 func readScopes(p map[string]any) { p["scopes"] = []string{"operator.read"} }
@@ -19,21 +26,21 @@ func TestAuthorizationOrder(t *testing.T) {
 	reader := dialConnected(t, ts.url, readScopes)
 	admin := dialConnected(t, ts.url)
 
-	// Authorization runs before the unknown-method check (§4.5).
-	f := reader.call("no.such.method", nil)
-	if f.OK || f.Error.Code != "FORBIDDEN" || f.Error.Message != "missing scope: operator.admin" {
-		t.Fatalf("reader unknown: %+v", f.Error)
+	// A method this gateway does not serve is "unknown method" whatever the
+	// caller's scopes: the original CLI's fallbacks key on it (issue 8).
+	for _, c := range []*tclient{reader, admin} {
+		f := c.call("no.such.method", nil)
+		if f.OK || f.Error.Code != "INVALID_REQUEST" || f.Error.Message != "unknown method: no.such.method" {
+			t.Errorf("unknown: %+v", f.Error)
+		}
+	}
+	f := reader.call("config.set", map[string]any{"raw": "{}"})
+	if f.Error == nil || f.Error.Code != "FORBIDDEN" || f.Error.Message != "missing scope: operator.admin" {
+		t.Errorf("reader config.set: %+v", f.Error)
 	}
 	d, _ := f.Error.Details.(map[string]any)
 	if d["code"] != "MISSING_SCOPE" || d["missingScope"] != "operator.admin" || fmt.Sprint(d["requiredScopes"]) != "[operator.admin]" {
 		t.Errorf("details = %v", d)
-	}
-	f = admin.call("no.such.method", nil)
-	if f.OK || f.Error.Code != "INVALID_REQUEST" || f.Error.Message != "unknown method: no.such.method" {
-		t.Errorf("admin unknown: %+v", f.Error)
-	}
-	if f := reader.call("config.set", map[string]any{"raw": "{}"}); f.Error == nil || f.Error.Message != "missing scope: operator.admin" {
-		t.Errorf("reader config.set: %+v", f.Error)
 	}
 	if f := reader.call("status", nil); !f.OK {
 		t.Errorf("reader status: %+v", f.Error)
@@ -43,9 +50,9 @@ func TestAuthorizationOrder(t *testing.T) {
 	if f := writer.call("system-presence", nil); !f.OK {
 		t.Errorf("writer system-presence: %+v", f.Error)
 	}
-	// Node-only methods need role node.
-	if f := admin.call("node.invoke.result", map[string]any{}); f.Error == nil || f.Error.Message != "unauthorized role: operator" {
-		t.Errorf("operator node.invoke.result: %+v", f.Error)
+	// Node-only methods (Roles on the Action) need role node.
+	if f := admin.call("test.nodeonly", map[string]any{}); f.Error == nil || f.Error.Code != "INVALID_REQUEST" || f.Error.Message != "unauthorized role: operator" {
+		t.Errorf("operator test.nodeonly: %+v", f.Error)
 	}
 	// Bad params: the wire names the method.
 	if f := admin.call("logs.tail", map[string]any{"limit": "x"}); f.Error == nil || f.Error.Code != "INVALID_REQUEST" ||
@@ -67,7 +74,7 @@ func TestRepeatedUnauthorizedRole(t *testing.T) {
 	ts := startServer(t, Options{})
 	c := dialConnected(t, ts.url)
 	for i := 0; i < 11; i++ {
-		f := c.call("node.event", map[string]any{"event": "x"})
+		f := c.call("test.nodeonly", map[string]any{"event": "x"})
 		if f.Error == nil || f.Error.Message != "unauthorized role: operator" {
 			t.Fatalf("call %d: %+v", i, f.Error)
 		}
@@ -181,8 +188,6 @@ func TestConcurrentHealth(t *testing.T) {
 		t.Skip("heavy")
 	}
 	ts := startServer(t, Options{})
-	// Let the server's own goroutines settle before taking the baseline.
-	time.Sleep(50 * time.Millisecond)
 	baseline := runtime.NumGoroutine()
 	const conns, calls = 200, 100
 	clients := make([]*tclient, conns)
@@ -341,4 +346,151 @@ func TestHTTPEndpoints(t *testing.T) {
 	if f := c.call("health", nil); !f.OK {
 		t.Errorf("health on a context path: %+v", f.Error)
 	}
+}
+
+// Test actions of the one door: a node-only method (Roles on the Action)
+// and a deferred one that answers "accepted" and later its final result.
+var deferredRelease = make(chan string, 4)
+
+func init() {
+	tools.Register(&tools.Action{Method: "test.nodeonly", Roles: []string{protocol.RoleNode}, Where: tools.Gateway,
+		Run: func(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
+			return map[string]any{"ok": true}, nil
+		}})
+	tools.Register(&tools.Action{Method: "test.deferred", Scope: protocol.ScopeWrite, Where: tools.Gateway,
+		Schema: `{"type":"object","properties":{"runId":{"type":"string"}},"required":["runId"]}`,
+		Run: tools.Typed(func(ctx context.Context, env *tools.Env, p struct {
+			RunID string `json:"runId"`
+		}) (any, error) {
+			return &tools.Deferred{
+				Accepted: map[string]any{"runId": p.RunID, "status": "accepted", "acceptedAt": 1},
+				Final: func(ctx context.Context) (any, error) {
+					select {
+					case outcome := <-deferredRelease:
+						if outcome == "fail" {
+							return nil, tools.Errorf(tools.CodeFailed, "run %s failed", p.RunID)
+						}
+						return map[string]any{"runId": p.RunID, "status": "ok", "summary": "completed"}, nil
+					case <-ctx.Done():
+						return nil, ctx.Err()
+					}
+				},
+			}, nil
+		})})
+}
+
+// An action may answer "accepted" at once and its final result later on
+// the same request id (§2.2, as the original's `agent`); the real client's
+// ExpectFinal waits for the second frame, and the wait holds none of the
+// connection's request slots.
+func TestAcceptedThenFinal(t *testing.T) {
+	ts := startServer(t, Options{})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	conn, err := client.Dial(ctx, client.Options{URL: ts.url, Token: testToken, Scopes: []string{protocol.ScopeWrite}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+
+	accepted := make(chan json.RawMessage, 1)
+	type result struct {
+		out json.RawMessage
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		out, err := conn.CallWith(ctx, "test.deferred", map[string]any{"runId": "r1"}, client.CallOptions{
+			ExpectFinal: true, OnAccepted: func(p json.RawMessage) { accepted <- p },
+		})
+		done <- result{out, err}
+	}()
+	select {
+	case p := <-accepted:
+		if string(p) != `{"acceptedAt":1,"runId":"r1","status":"accepted"}` {
+			t.Fatalf("accepted payload %s", p)
+		}
+	case r := <-done:
+		t.Fatalf("settled before accepted: %s %v", r.out, r.err)
+	case <-ctx.Done():
+		t.Fatal("no accepted response")
+	}
+	// While the final is pending the connection serves other requests, more
+	// of them than it has request slots.
+	for i := 0; i < ts.s.opts.MaxInflightPerConn+2; i++ {
+		if _, err := conn.Call(ctx, "health", nil); err != nil {
+			t.Fatalf("health while a final is pending: %v", err)
+		}
+	}
+	deferredRelease <- "ok"
+	r := <-done
+	if r.err != nil || string(r.out) != `{"runId":"r1","status":"ok","summary":"completed"}` {
+		t.Fatalf("final: %s %v", r.out, r.err)
+	}
+
+	// A final error arrives as the second response, ok:false.
+	go func() {
+		out, err := conn.CallWith(ctx, "test.deferred", map[string]any{"runId": "r2"}, client.CallOptions{ExpectFinal: true})
+		done <- result{out, err}
+	}()
+	deferredRelease <- "fail"
+	r = <-done
+	var ce *client.CallError
+	if !errors.As(r.err, &ce) || ce.Message != "run r2 failed" {
+		t.Fatalf("final error: %s %v", r.out, r.err)
+	}
+
+	// Without ExpectFinal the client settles on the first response.
+	out, err := conn.Call(ctx, "test.deferred", map[string]any{"runId": "r3"})
+	if err != nil || !strings.Contains(string(out), `"status":"accepted"`) {
+		t.Fatalf("plain call: %s %v", out, err)
+	}
+	deferredRelease <- "ok" // let r3's final finish
+}
+
+// Every front door of the gateway goes through tools.Invoke: the wire
+// method, tools.invoke (and the tool it names), and the gateway agent tool
+// (and the config method it runs). A counting hook on the registry sees
+// each, and a handler never runs without its call having entered the door.
+func TestFrontDoorsGoThroughInvoke(t *testing.T) {
+	var mu sync.Mutex
+	var seen []string
+	remove := tools.Default.OnInvoke(func(c tools.Call) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case c.Method != "":
+			seen = append(seen, "method:"+c.Method)
+		case c.Tool != "":
+			seen = append(seen, "tool:"+c.Tool)
+		default:
+			seen = append(seen, "id:"+c.ID)
+		}
+	})
+	defer remove()
+	ts := startServer(t, Options{})
+	c := dialConnected(t, ts.url)
+	has := func(want ...string) {
+		t.Helper()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, w := range want {
+			if !slices.Contains(seen, w) {
+				t.Errorf("%s did not go through tools.Invoke (seen %v)", w, seen)
+			}
+		}
+		seen = nil
+	}
+	if f := c.call("health", nil); !f.OK {
+		t.Fatal(f.Error)
+	}
+	has("method:health")
+	if f := c.call("tools.invoke", map[string]any{"name": "test_echo", "args": map[string]any{"text": "hi"}}); !f.OK {
+		t.Fatal(f.Error)
+	}
+	has("method:tools.invoke", "tool:test_echo")
+	if f := c.call("tools.invoke", map[string]any{"name": "gateway", "args": map[string]any{"action": "config.get"}}); !f.OK {
+		t.Fatal(f.Error)
+	}
+	has("method:tools.invoke", "tool:gateway", "method:config.get")
 }

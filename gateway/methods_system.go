@@ -28,7 +28,8 @@ func init() {
 		Method:  "health",
 		Summary: "Show the gateway's health snapshot",
 		Schema:  `{"type":"object","properties":{"probe":{"type":"boolean","description":"Force a fresh probe"}},"additionalProperties":false}`,
-		Scope:   protocol.ScopeRead,
+		Scope:   protocol.ScopeRead, // what the CLI asks for; the method is Open
+		Open:    true,               // every authenticated connection, any role (§4.5)
 		Run: func(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
 			s, err := serverFrom(env, "health")
 			if err != nil {

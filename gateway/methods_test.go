@@ -264,27 +264,38 @@ func TestToolsMethods(t *testing.T) {
 		catalog.Tools[i].Description != "Echo text back" || len(catalog.Groups) == 0 {
 		t.Errorf("catalog = %s", cat.Payload)
 	}
-	inv := c.call("tools.invoke", map[string]any{"name": "test_echo", "args": map[string]any{"text": "hi"}})
-	var out struct {
+	type invokeOut struct {
 		OK       bool   `json:"ok"`
 		ToolName string `json:"toolName"`
 		Output   struct {
 			Content []struct{ Type, Text string } `json:"content"`
 		} `json:"output"`
-		Error *struct{ Code, Message string } `json:"error"`
+		Error *struct {
+			Code, Message string
+			Details       json.RawMessage
+		} `json:"error"`
 	}
-	_ = json.Unmarshal(inv.Payload, &out)
-	if !inv.OK || !out.OK || out.ToolName != "test_echo" || len(out.Output.Content) != 1 || out.Output.Content[0].Text != "hi" {
+	inv := c.call("tools.invoke", map[string]any{"name": "test_echo", "args": map[string]any{"text": "hi"}})
+	if !inv.OK {
+		t.Fatalf("tools.invoke: %+v", inv.Error)
+	}
+	out := decode[invokeOut](t, inv.Payload)
+	if !out.OK || out.ToolName != "test_echo" || len(out.Output.Content) != 1 || out.Output.Content[0].Text != "hi" {
 		t.Errorf("tools.invoke = %s %+v", inv.Payload, inv.Error)
 	}
 	bad := c.call("tools.invoke", map[string]any{"name": "test_echo", "args": map[string]any{"nope": 1}})
-	_ = json.Unmarshal(bad.Payload, &out)
-	if !bad.OK || out.OK || out.Error == nil || out.Error.Code != "INVALID_PARAMS" {
+	if !bad.OK {
+		t.Fatalf("tools.invoke bad args: %+v", bad.Error)
+	}
+	if out := decode[invokeOut](t, bad.Payload); out.OK || out.Error == nil || out.Error.Code != "INVALID_PARAMS" {
 		t.Errorf("tools.invoke bad args = %s", bad.Payload)
 	}
 	unknown := c.call("tools.invoke", map[string]any{"name": "no_such_tool"})
-	_ = json.Unmarshal(unknown.Payload, &out)
-	if !unknown.OK || out.OK || out.Error == nil {
+	if !unknown.OK {
+		t.Fatalf("tools.invoke unknown: %+v", unknown.Error)
+	}
+	if out := decode[invokeOut](t, unknown.Payload); out.OK || out.Error == nil || out.Error.Code != "UNKNOWN_TOOL" ||
+		out.Error.Message != `unknown tool "no_such_tool"` || strings.Contains(string(unknown.Payload), `"details"`) {
 		t.Errorf("tools.invoke unknown = %s", unknown.Payload)
 	}
 	eff := c.call("tools.effective", map[string]any{"agentId": "main"})

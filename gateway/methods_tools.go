@@ -3,13 +3,13 @@ package gateway
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/tidwall/gjson"
 
+	"github.com/openclaw-go/openclaw/failure"
 	"github.com/openclaw-go/openclaw/policy"
 	"github.com/openclaw-go/openclaw/protocol"
 	"github.com/openclaw-go/openclaw/tools"
@@ -43,8 +43,10 @@ func init() {
 		Schema: `{"type":"object","properties":{"agentId":{"type":"string","minLength":1},
 			"includePlugins":{"type":"boolean"}},"additionalProperties":false}`,
 		Scope: protocol.ScopeRead,
-		Run: func(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
-			agent := gjson.GetBytes(params, "agentId").String()
+		Run: tools.Typed(func(ctx context.Context, env *tools.Env, p struct {
+			AgentID string `json:"agentId"`
+		}) (any, error) {
+			agent := p.AgentID
 			if agent == "" {
 				agent = defaultAgentID(env.Config)
 			}
@@ -61,7 +63,7 @@ func init() {
 				"groups": groupEntries(entries),
 				"tools":  entries,
 			}, nil
-		},
+		}),
 		Render: renderCatalog,
 	})
 	registerMethod(&tools.Action{
@@ -71,19 +73,18 @@ func init() {
 			"provider":{"type":"string"},"model":{"type":"string"},"sessionKey":{"type":"string"}},
 			"additionalProperties":false}`,
 		Scope: protocol.ScopeRead,
-		Run: func(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
-			var p struct {
-				AgentID    string `json:"agentId"`
-				Provider   string `json:"provider"`
-				Model      string `json:"model"`
-				SessionKey string `json:"sessionKey"`
-			}
-			if err := json.Unmarshal(params, &p); err != nil {
-				return nil, tools.Errorf(tools.CodeInvalidParams, "invalid tools.effective params: %v", err)
-			}
+		Run: tools.Typed(func(ctx context.Context, env *tools.Env, p effectiveParams) (any, error) {
 			sub := *env
 			sub.Subject.AgentID, sub.Subject.Provider, sub.Subject.Model = p.AgentID, p.Provider, p.Model
 			sub.Subject.SessionKey = p.SessionKey
+			if sub.Subject.AgentID == "" {
+				// The original requires sessionKey and takes the agent from it;
+				// we accept either and fall back to the default agent.
+				sub.Subject.AgentID = tools.AgentFromSessionKey(p.SessionKey)
+			}
+			if sub.Subject.AgentID == "" {
+				sub.Subject.AgentID = defaultAgentID(env.Config)
+			}
 			sub.Warn = nil
 			res := tools.Effective(&sub)
 			var callable []string
@@ -105,7 +106,7 @@ func init() {
 				"removed":  res.Removed,
 				"warnings": nonNil(res.Warnings),
 			}, nil
-		},
+		}),
 		Render: func(w io.Writer, r gjson.Result) error {
 			if _, err := fmt.Fprintf(w, "Agent %s (profile %s): %s\n", r.Get("agentId").String(), r.Get("profile").String(),
 				joinResults(r.Get("allowed").Array())); err != nil {
@@ -130,7 +131,7 @@ func init() {
 			"confirm":{"type":"boolean"},"idempotencyKey":{"type":"string","minLength":1}},
 			"additionalProperties":false}`,
 		Scope: protocol.ScopeWrite,
-		Run:   runToolsInvoke,
+		Run:   tools.Typed(runToolsInvoke),
 		Render: func(w io.Writer, r gjson.Result) error {
 			if !r.Get("ok").Bool() {
 				_, err := fmt.Fprintf(w, "%s failed: %s\n", r.Get("toolName").String(), r.Get("error.message").String())
@@ -145,49 +146,51 @@ func init() {
 	})
 }
 
-// runToolsInvoke resolves name (+args.action) to a registered action and
-// runs it through Action.Invoke, so schema and tool policy apply exactly as
-// for a local call. Tool failures are reported in the payload.
-func runToolsInvoke(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
-	var p struct {
-		Name       string          `json:"name"`
-		Args       json.RawMessage `json:"args"`
-		SessionKey string          `json:"sessionKey"`
-		AgentID    string          `json:"agentId"`
-	}
-	if err := json.Unmarshal(params, &p); err != nil {
-		return nil, tools.Errorf(tools.CodeInvalidParams, "invalid tools.invoke params: %v", err)
-	}
-	fail := func(err error, a *tools.Action) (any, error) {
-		if a == nil {
-			a = &tools.Action{Tool: p.Name}
-		}
-		// A tool's own failure keeps its tools code (DENIED, INVALID_PARAMS, …)
-		// so a relayed call fails exactly as the local one does.
-		var te *tools.Error
-		if errors.As(err, &te) {
-			return map[string]any{"ok": false, "toolName": p.Name,
-				"error": map[string]any{"code": te.Code, "message": te.Message, "details": te.Details}}, nil
-		}
-		e := wireError(p.Name, a, err)
-		return map[string]any{"ok": false, "toolName": p.Name,
-			"error": map[string]any{"code": e.Code, "message": e.Message, "details": e.Details}}, nil
-	}
-	a, args, err := tools.ResolveAgentCall(p.Name, p.Args)
-	if err != nil {
-		return fail(err, nil)
-	}
-	if a.Scope != "" && !protocol.ScopeSatisfied(env.Subject.Scopes, a.Scope) && env.Subject.Role != protocol.RoleNode {
-		return nil, tools.Errorf(protocol.ErrForbidden, "missing scope: %s", a.Scope).WithDetails(map[string]any{
-			"code": protocol.DetailMissingScope, "missingScope": a.Scope, "requiredScopes": []string{a.Scope}})
-	}
+type effectiveParams struct {
+	AgentID    string `json:"agentId"`
+	Provider   string `json:"provider"`
+	Model      string `json:"model"`
+	SessionKey string `json:"sessionKey"`
+}
+
+type invokeParams struct {
+	Name       string          `json:"name"`
+	Args       json.RawMessage `json:"args"`
+	SessionKey string          `json:"sessionKey"`
+	AgentID    string          `json:"agentId"`
+}
+
+// runToolsInvoke is the tools.invoke front door: it hands name + args to
+// tools.Invoke, which resolves the action (args.action for multi-action
+// tools), checks that action's own scope against the caller's, validates,
+// applies tool policy and runs it. A tool's failure is reported in the
+// payload with its typed code, so a relayed call fails exactly as the local
+// one; a caller lacking the tool's scope gets the method error FORBIDDEN.
+func runToolsInvoke(ctx context.Context, env *tools.Env, p invokeParams) (any, error) {
 	sub := *env
 	sub.Subject.AgentID, sub.Subject.SessionKey = p.AgentID, p.SessionKey
-	out, err := a.Invoke(ctx, &sub, args)
-	if err != nil {
-		return fail(err, a)
+	if sub.Subject.AgentID == "" {
+		sub.Subject.AgentID = tools.AgentFromSessionKey(p.SessionKey)
 	}
-	return map[string]any{"ok": true, "toolName": p.Name, "source": "core", "output": out}, nil
+	out, err := tools.Invoke(ctx, &sub, tools.Call{Tool: p.Name, Args: p.Args})
+	if err != nil {
+		te := failure.AsError(err)
+		if te.Code == failure.CodeMissingScope || te.Code == failure.CodeUnauthorizedRole {
+			return nil, te
+		}
+		return toolsInvokeResult{OK: false, ToolName: p.Name, Error: te}, nil
+	}
+	return toolsInvokeResult{OK: true, ToolName: p.Name, Source: "core", Output: out}, nil
+}
+
+// toolsInvokeResult is the tools.invoke payload. Error is the typed error
+// as the CLI prints it (details omitted when there are none).
+type toolsInvokeResult struct {
+	OK       bool            `json:"ok"`
+	ToolName string          `json:"toolName"`
+	Source   string          `json:"source,omitempty"`
+	Output   json.RawMessage `json:"output,omitempty"`
+	Error    *failure.Error  `json:"error,omitempty"`
 }
 
 // catalogEntries describes tools with their policy groups and, when

@@ -43,12 +43,3 @@ func ScopeSatisfied(granted []string, required string) bool {
 	}
 	return false
 }
-
-// NodeOnlyMethods may only be called by role "node" (§4.5 step 2).
-var NodeOnlyMethods = map[string]bool{
-	"node.invoke.result": true, "node.invoke.progress": true, "node.event": true,
-	"node.pending.pull": true, "node.pending.ack": true, "node.pending.drain": true,
-	"node.pluginTools.update": true, "node.skills.update": true,
-	"node.pluginSurface.refresh": true, "node.runnerInventory.update": true,
-	"skills.bins": true,
-}

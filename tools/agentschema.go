@@ -63,43 +63,89 @@ func AgentDescription(tool string) string {
 	return "Actions — " + strings.Join(lines, "; ")
 }
 
-// ResolveAgentCall maps an agent tool call (name + args) to the action it
-// names and the params for that action (args without "action").
-func ResolveAgentCall(tool string, args json.RawMessage) (*Action, json.RawMessage, error) {
+// resolveAgentCall maps an agent tool call (name, verb or args.action, args)
+// to the action it names and that action's params: args without "action",
+// cut out of the bytes rather than decoded and re-encoded.
+func (r *Registry) resolveAgentCall(tool, verb string, args json.RawMessage) (*Action, json.RawMessage, error) {
 	if len(args) == 0 {
 		args = json.RawMessage(`{}`)
 	}
-	if a := Lookup(tool); a != nil && a.Tool == tool && a.Verb == "" {
-		return a, args, nil
-	}
-	acts := ToolActions(tool)
+	acts := r.ToolActions(tool)
 	if len(acts) == 0 {
 		e := Errorf(CodeUnknownTool, "unknown tool %q", tool)
-		if s := Closest(tool, ToolNames()); len(s) > 0 {
+		if s := Closest(tool, r.ToolNames()); len(s) > 0 {
 			e.Message += fmt.Sprintf(" (did you mean %q?)", s[0])
 		}
 		return nil, nil, e
 	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(args, &m); err != nil {
-		return nil, nil, Errorf(CodeInvalidParams, "invalid %s params: args must be a JSON object", tool)
+	if len(acts) == 1 && acts[0].Verb == "" && verb == "" {
+		return acts[0], args, nil
 	}
-	var verb string
-	_ = json.Unmarshal(m["action"], &verb)
-	a := Lookup(tool + "." + verb)
-	if verb == "" || a == nil {
+	if verb == "" {
+		if !gjson.ValidBytes(args) || !gjson.ParseBytes(args).IsObject() {
+			return nil, nil, Errorf(CodeInvalidParams, "invalid %s params: args must be a JSON object", tool)
+		}
+		var v gjson.Result
+		args, v = cutMember(args, "action")
+		if v.Type == gjson.String {
+			verb = v.Str
+		}
+	}
+	var a *Action
+	for _, x := range acts {
+		if x.Verb == verb && verb != "" {
+			a = x
+		}
+	}
+	if a == nil {
 		verbs := make([]string, len(acts))
 		for i, x := range acts {
 			verbs[i] = x.Verb
 		}
 		return nil, nil, Errorf(CodeInvalidParams, "invalid %s params: /action: must be one of %s", tool, strings.Join(verbs, ", "))
 	}
-	delete(m, "action")
-	params, err := json.Marshal(m)
-	if err != nil {
-		return nil, nil, err
+	return a, args, nil
+}
+
+// cutMember returns obj (a valid JSON object) without its top-level member
+// name, and that member's value; obj unchanged when it has none.
+func cutMember(obj json.RawMessage, name string) (json.RawMessage, gjson.Result) {
+	var val gjson.Result
+	start, end := -1, -1
+	prevEnd := -1 // end of the previous member's value
+	gjson.ParseBytes(obj).ForEach(func(k, v gjson.Result) bool {
+		if k.Str == name && start < 0 {
+			val = v
+			start, end = k.Index, v.Index+len(v.Raw)
+			return false
+		}
+		prevEnd = v.Index + len(v.Raw)
+		return true
+	})
+	if start < 0 {
+		return obj, val
 	}
-	return a, params, nil
+	out := make(json.RawMessage, 0, len(obj))
+	if prevEnd >= 0 {
+		// "…prev, name: v …" → drop from the end of prev through v.
+		out = append(out, obj[:prevEnd]...)
+		out = append(out, obj[end:]...)
+		return out, val
+	}
+	// First member: drop it and the comma after it, if any.
+	rest := obj[end:]
+	for i, c := range rest {
+		if c == ',' {
+			rest = rest[i+1:]
+			break
+		}
+		if c == '}' {
+			break
+		}
+	}
+	out = append(out, obj[:start]...)
+	out = append(out, rest...)
+	return out, val
 }
 
 // joinSentences joins a summary and a description into running text.

@@ -5,55 +5,200 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+
+	"github.com/tidwall/gjson"
+
 	"github.com/openclaw-go/openclaw/failure"
+	"github.com/openclaw-go/openclaw/protocol"
 )
 
+// Call names one action and its params. Exactly one way of naming is used:
+//   - ID: the registry id ("read", "gateway.restart", "health") — the CLI;
+//   - Method: a gateway wire method ("health", "tools.invoke") — dispatch;
+//   - Tool (+ Verb): an agent tool call ("browser" with Verb, or with
+//     "action" inside Args as the original's tools.invoke sends it) —
+//     tools.invoke, the agent loop, MCP.
+type Call struct {
+	ID     string
+	Method string
+	Tool   string
+	Verb   string
+	Args   json.RawMessage
+}
+
+// name is what the call asked for, for messages.
+func (c Call) name() string {
+	switch {
+	case c.ID != "":
+		return c.ID
+	case c.Method != "":
+		return c.Method
+	case c.Verb != "":
+		return c.Tool + "." + c.Verb
+	}
+	return c.Tool
+}
+
+// Final produces the final result of a Deferred action, encoded once.
+type Final func(ctx context.Context) (json.RawMessage, error)
+
 // Invoke is the single door through which every front door runs an action:
-// look up → validate params (all errors, with JSON pointers) → tool policy →
-// handler → marshal once. The returned bytes are what the CLI prints with
-// --json and what the gateway sends as payload.
-func Invoke(ctx context.Context, env *Env, id string, params json.RawMessage) (json.RawMessage, error) {
-	a := Lookup(id)
-	if a == nil {
-		e := Errorf(CodeUnknownTool, "unknown tool action %q", id)
-		if s := Suggest(id); len(s) > 0 {
+// look up → role and scope (from the Action) → validate params (all errors,
+// with JSON pointers) → tool policy → handler → marshal once. The returned
+// bytes are what the CLI prints with --json and what the gateway sends as
+// payload. A Deferred result is waited for: Invoke returns the final one.
+func Invoke(ctx context.Context, env *Env, call Call) (json.RawMessage, error) {
+	return Default.Invoke(ctx, env, call)
+}
+
+// InvokeDeferred is Invoke for a front door that can answer twice (the
+// gateway): for a Deferred result it returns the encoded Accepted payload
+// and the Final to run; otherwise final is nil.
+func InvokeDeferred(ctx context.Context, env *Env, call Call) (json.RawMessage, Final, error) {
+	return Default.InvokeDeferred(ctx, env, call)
+}
+
+// Invoke runs call through this registry (see the package-level Invoke).
+func (r *Registry) Invoke(ctx context.Context, env *Env, call Call) (json.RawMessage, error) {
+	out, final, err := r.InvokeDeferred(ctx, env, call)
+	if err != nil || final == nil {
+		return out, err
+	}
+	return final(ctx)
+}
+
+// InvokeDeferred runs call through this registry (see the package-level
+// InvokeDeferred).
+func (r *Registry) InvokeDeferred(ctx context.Context, env *Env, call Call) (json.RawMessage, Final, error) {
+	r.observe(call)
+	a, params, err := r.resolve(call)
+	if err != nil {
+		return nil, nil, err
+	}
+	if env == nil {
+		env = &Env{}
+	}
+	if err := authorize(env.Subject, a); err != nil {
+		return nil, nil, err
+	}
+	return a.invoke(ctx, env, params, r)
+}
+
+// resolve finds the action a call names and its params.
+func (r *Registry) resolve(c Call) (*Action, json.RawMessage, error) {
+	switch {
+	case c.ID != "":
+		if a := r.Lookup(c.ID); a != nil {
+			return a, c.Args, nil
+		}
+		e := failure.Errorf(CodeUnknownTool, "unknown tool action %q", c.ID)
+		if s := r.Suggest(c.ID); len(s) > 0 {
 			e.Message += fmt.Sprintf(" (did you mean %s?)", quoteList(s))
 			e.Details = map[string]any{"suggestions": s}
 		}
-		return nil, e
+		return nil, nil, e
+	case c.Method != "":
+		if a := r.ByMethod(c.Method); a != nil {
+			return a, c.Args, nil
+		}
+		return nil, nil, failure.Errorf(failure.CodeUnknownMethod, "unknown method: %s", c.Method)
+	case c.Tool != "":
+		return r.resolveAgentCall(c.Tool, c.Verb, c.Args)
 	}
-	return a.Invoke(ctx, env, params)
+	return nil, nil, failure.Errorf(CodeUsage, "tools.Invoke: call names no action")
 }
 
-// Invoke runs this action (see the package-level Invoke).
-func (a *Action) Invoke(ctx context.Context, env *Env, params json.RawMessage) (json.RawMessage, error) {
+// authorize applies the action's own access rules to a caller that came
+// over the gateway (Subject.Role set by the gateway from the authenticated
+// connection): Open actions answer everyone; otherwise the role must be in
+// Roles (operators by default), and operators need Scope (when the action
+// declares none: operator.write for agent tools, the scope of tools.invoke;
+// operator.admin for gateway methods, as in the original). In-process callers (the CLI,
+// Role "") are the machine's user and pass; tool policy still applies.
+func authorize(sub Subject, a *Action) error {
+	if sub.Role == "" || a.Open {
+		return nil
+	}
+	roles := a.Roles
+	if len(roles) == 0 {
+		roles = []string{protocol.RoleOperator}
+	}
+	if !slices.Contains(roles, sub.Role) {
+		return failure.Errorf(failure.CodeUnauthorizedRole, "unauthorized role: %s", sub.Role)
+	}
+	if sub.Role != protocol.RoleOperator {
+		return nil
+	}
+	required := a.RequiredScope()
+	if protocol.ScopeSatisfied(sub.Scopes, required) {
+		return nil
+	}
+	return failure.Errorf(failure.CodeMissingScope, "missing scope: %s", required).WithDetails(map[string]any{
+		"code": protocol.DetailMissingScope, "missingScope": required, "requiredScopes": []string{required},
+	})
+}
+
+// RequiredScope is the operator scope a gateway caller needs: Scope, or by
+// default operator.write for agent tools and operator.admin for methods.
+func (a *Action) RequiredScope() string {
+	switch {
+	case a.Scope != "":
+		return a.Scope
+	case a.Tool != "":
+		return protocol.ScopeWrite
+	}
+	return protocol.ScopeAdmin
+}
+
+// invoke validates, checks policy, runs the handler and encodes the result.
+func (a *Action) invoke(ctx context.Context, env *Env, params json.RawMessage, r *Registry) (json.RawMessage, Final, error) {
 	if len(params) == 0 || string(params) == "null" {
 		params = json.RawMessage(`{}`)
 	}
 	issues, err := a.Validate(params)
 	if err != nil {
-		return nil, fmt.Errorf("%s: schema: %w", a.ID(), err)
+		return nil, nil, fmt.Errorf("%s: schema: %w", a.ID(), err)
 	}
 	if len(issues) > 0 {
-		return nil, (&Error{Code: CodeInvalidParams,
-			Message: fmt.Sprintf("invalid %s params: %s", a.ID(), FormatIssues(issues))}).
+		return nil, nil, failure.Errorf(CodeInvalidParams, "invalid %s params: %s", a.ID(), FormatIssues(issues)).
 			WithDetails(map[string]any{"issues": issues})
 	}
 	if a.Tool != "" {
-		if err := CheckPolicy(env, a.Tool); err != nil {
-			return nil, err
+		if err := checkPolicy(env, a.Tool, r.ToolNames()); err != nil {
+			return nil, nil, err
 		}
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, ctxError(err)
+		return nil, nil, ctxError(err)
 	}
 	res, err := a.Run(ctx, env, params)
 	if err != nil {
-		if ctx.Err() != nil && !errors.As(err, new(*Error)) {
-			return nil, ctxError(ctx.Err())
-		}
-		return nil, AsError(err)
+		return nil, nil, runError(ctx, err)
 	}
+	if d, ok := res.(*Deferred); ok && d != nil {
+		acc, err := a.encode(d.Accepted)
+		if err != nil {
+			return nil, nil, err
+		}
+		if gjson.GetBytes(acc, "status").String() != "accepted" || d.Final == nil {
+			return nil, nil, fmt.Errorf("%s: deferred result needs status \"accepted\" and a Final", a.ID())
+		}
+		final := func(ctx context.Context) (json.RawMessage, error) {
+			res, err := d.Final(ctx)
+			if err != nil {
+				return nil, runError(ctx, err)
+			}
+			return a.encode(res)
+		}
+		return acc, final, nil
+	}
+	out, err := a.encode(res)
+	return out, nil, err
+}
+
+// encode marshals a handler result once (raw JSON passes through).
+func (a *Action) encode(res any) (json.RawMessage, error) {
 	if raw, ok := res.(json.RawMessage); ok {
 		return raw, nil
 	}
@@ -62,6 +207,15 @@ func (a *Action) Invoke(ctx context.Context, env *Env, params json.RawMessage) (
 		return nil, fmt.Errorf("%s: encode result: %w", a.ID(), err)
 	}
 	return b, nil
+}
+
+// runError types a handler error: a cancelled or expired context wins over
+// an untyped error it caused.
+func runError(ctx context.Context, err error) error {
+	if ctx.Err() != nil && !errors.As(err, new(*Error)) {
+		return ctxError(ctx.Err())
+	}
+	return AsError(err)
 }
 
 func ctxError(err error) *Error {

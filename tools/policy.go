@@ -12,12 +12,14 @@ import (
 // PolicyInput gathers what the tool policy pipeline needs from the config
 // and the subject: the global `tools` section, the agent's `tools` block and
 // the provider/model of the calling run.
-func PolicyInput(env *Env) policy.Input {
+func PolicyInput(env *Env) policy.Input { return policyInput(env, ToolNames()) }
+
+func policyInput(env *Env, registered []string) policy.Input {
 	cfg := config.Empty()
 	if env != nil && env.Config != nil {
 		cfg = env.Config
 	}
-	in := policy.Input{Tools: inventory(), AgentID: "main"}
+	in := policy.Input{Tools: inventory(registered), AgentID: "main"}
 	if env != nil {
 		in.AgentID = env.AgentID()
 		in.Provider, in.Model = env.Subject.Provider, env.Subject.Model
@@ -38,10 +40,10 @@ func PolicyInput(env *Env) policy.Input {
 
 // inventory is every tool the policy reasons about: the whole core set the
 // policy package knows plus whatever is registered.
-func inventory() []string {
+func inventory(registered []string) []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, n := range append(policy.CoreTools(), ToolNames()...) {
+	for _, n := range append(policy.CoreTools(), registered...) {
 		if !seen[n] {
 			seen[n] = true
 			out = append(out, n)
@@ -58,8 +60,10 @@ func Effective(env *Env) policy.Result {
 
 // CheckPolicy returns a DENIED error when the tool policy removes tool for
 // env's subject. Deny always wins, whoever calls.
-func CheckPolicy(env *Env, tool string) error {
-	res := Effective(env)
+func CheckPolicy(env *Env, tool string) error { return checkPolicy(env, tool, ToolNames()) }
+
+func checkPolicy(env *Env, tool string, registered []string) error {
+	res := policy.Resolve(policyInput(env, registered))
 	if env != nil && env.Warn != nil {
 		warn(env.Warn, res.Warnings)
 	}

@@ -67,8 +67,19 @@ type Action struct {
 	// Args are schema properties taken positionally on the command line, in order.
 	// A trailing "..." on the last one collects the rest as an array.
 	Args []string
-	// Scope is the operator scope required to call this over the gateway.
+	// PathParams name the params that are filesystem paths. Front doors
+	// that know the caller's directory (the CLI) resolve relative ones
+	// against it before invoking, so a relayed call means the same file.
+	PathParams []string
+	// Scope is the operator scope required to call this over the gateway
+	// (and through tools.invoke); see RequiredScope for the defaults.
 	Scope string
+	// Roles may call this over the gateway; nil means operators only.
+	// Node-only methods say []string{"node"}.
+	Roles []string
+	// Open actions answer every authenticated connection, whatever its role
+	// and scopes (health).
+	Open bool
 	// Where says where the action runs.
 	Where Where
 	// Run is the handler.
@@ -96,102 +107,34 @@ func (a *Action) ID() string {
 	return a.Tool + "." + a.Verb
 }
 
-// registry is the one piece of global state: filled by init() functions,
-// read-only afterwards.
-var registry = map[string]*Action{}
+// Default is the one registry: filled by init() functions (tools.Register),
+// read-only afterwards. Tests that register their own actions use their own
+// Registry (NewRegistry), so -count=2 and parallel tests do not collide.
+var Default = NewRegistry()
 
-// Register adds an action. It panics on a duplicate id or a missing handler,
-// so a broken declaration fails at start-up and in every test.
-func Register(a *Action) {
-	if a.Tool == "" && a.Method == "" {
-		panic("tools.Register: action needs Tool or Method")
-	}
-	if a.Run == nil {
-		panic("tools.Register: " + a.ID() + ": no handler")
-	}
-	if a.Schema == "" {
-		a.Schema = `{"type":"object"}`
-	}
-	id := a.ID()
-	if _, dup := registry[id]; dup {
-		panic("tools.Register: duplicate action " + id)
-	}
-	registry[id] = a
-}
+// Register adds an action to Default (see Registry.Register).
+func Register(a *Action) { Default.Register(a) }
 
 // Lookup returns the action with this id, or nil.
-func Lookup(id string) *Action { return registry[id] }
+func Lookup(id string) *Action { return Default.Lookup(id) }
 
 // All returns every action, sorted by id.
-func All() []*Action {
-	out := make([]*Action, 0, len(registry))
-	for _, a := range registry {
-		out = append(out, a)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID() < out[j].ID() })
-	return out
-}
+func All() []*Action { return Default.All() }
 
 // ToolNames returns the distinct agent-facing tool names, sorted.
-func ToolNames() []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, a := range registry {
-		if a.Tool != "" && !seen[a.Tool] {
-			seen[a.Tool] = true
-			out = append(out, a.Tool)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
+func ToolNames() []string { return Default.ToolNames() }
 
 // ToolActions returns the actions of one agent tool, sorted by verb.
-func ToolActions(tool string) []*Action {
-	var out []*Action
-	for _, a := range registry {
-		if a.Tool == tool {
-			out = append(out, a)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Verb < out[j].Verb })
-	return out
-}
+func ToolActions(tool string) []*Action { return Default.ToolActions(tool) }
 
-// Methods returns every gateway method name served: gateway-native methods
-// under their wire names. Agent tools are reached through tools.invoke.
-func Methods() []string {
-	var out []string
-	for _, a := range registry {
-		if a.Method != "" {
-			out = append(out, a.Method)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
+// Methods returns every gateway method name served.
+func Methods() []string { return Default.Methods() }
 
 // ByMethod finds the action serving a gateway wire method.
-func ByMethod(method string) *Action {
-	if a := registry[method]; a != nil && a.Method == method {
-		return a
-	}
-	for _, a := range registry {
-		if a.Method == method {
-			return a
-		}
-	}
-	return nil
-}
+func ByMethod(method string) *Action { return Default.ByMethod(method) }
 
 // Suggest returns the registered ids closest to a misspelt one (at most 3).
-func Suggest(id string) []string {
-	ids := make([]string, 0, len(registry))
-	for k := range registry {
-		ids = append(ids, k)
-	}
-	return Closest(id, ids)
-}
+func Suggest(id string) []string { return Default.Suggest(id) }
 
 // Closest returns up to three candidates close to word, nearest first: a
 // candidate starting with word, or within edit distance 2 as cobra and gh

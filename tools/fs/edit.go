@@ -30,7 +30,7 @@ func init() {
 			`openclaw edit main.go --params '{"old_string":"v1","new_string":"v2"}'`,
 		},
 		Schema: editSchema,
-		Args:   []string{"path"},
+		Args:   []string{"path"}, PathParams: []string{"path"},
 		Scope:  "operator.write",
 		Where:  tools.Local,
 		Run:    runEdit,

@@ -36,7 +36,7 @@ func call(t testing.TB, env *tools.Env, id string, params any) (gjson.Result, er
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := tools.Invoke(context.Background(), env, id, b)
+	out, err := tools.Invoke(context.Background(), env, tools.Call{ID: id, Args: b})
 	if err != nil {
 		return gjson.Result{}, err
 	}

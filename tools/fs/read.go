@@ -37,7 +37,7 @@ func init() {
 			"openclaw read ~/Pictures/chart.png --json",
 		},
 		Schema: readSchema,
-		Args:   []string{"path"},
+		Args:   []string{"path"}, PathParams: []string{"path"},
 		Scope:  "operator.write",
 		Where:  tools.Local,
 		Run:    runRead,

@@ -283,7 +283,7 @@ func BenchmarkReadSmall(b *testing.B) {
 	ctx := b.Context()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := tools.Invoke(ctx, env, "read", params); err != nil {
+		if _, err := tools.Invoke(ctx, env, tools.Call{ID: "read", Args: params}); err != nil {
 			b.Fatal(err)
 		}
 	}

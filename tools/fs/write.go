@@ -25,7 +25,7 @@ func init() {
 			`echo '{"content":"line 1\nline 2\n"}' | openclaw write notes.md --params -`,
 		},
 		Schema: writeSchema,
-		Args:   []string{"path"},
+		Args:   []string{"path"}, PathParams: []string{"path"},
 		Scope:  "operator.write",
 		Where:  tools.Local,
 		Run:    runWrite,

@@ -1,26 +1,27 @@
-package gateway
+// Package gatewaytool is the `gateway` agent tool (Classic surface):
+// restart, config reads and writes, update. It talks to the running server
+// only through tools.GatewayControl and runs the config.* gateway methods
+// through tools.Invoke, adding the tool-side conveniences the original has:
+// a path filter and size cap on config.get, baseHash filled from a fresh
+// read, and no config echo in write results (transcripts stay small).
+package gatewaytool
 
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"runtime"
+	"strings"
 	"time"
+
+	"github.com/tidwall/gjson"
 
 	"github.com/openclaw-go/openclaw/config"
 	"github.com/openclaw-go/openclaw/protocol"
 	"github.com/openclaw-go/openclaw/tools"
-	"github.com/tidwall/gjson"
 )
-
-// The `gateway` agent tool (Classic surface): restart, config reads and
-// writes, update. Its config actions run the very gateway methods through
-// the registry, adding the tool-side conveniences the original has: a path
-// filter and size cap on config.get, baseHash filled from a fresh read,
-// and no config echo in write results (transcripts stay small).
 
 // gatewayToolCommon are the params every gateway-backed tool accepts; inside
 // the gateway they are ignored (the CLI uses --url/--token instead).
@@ -55,11 +56,11 @@ func init() {
 		`"delayMs":{"type":"integer","minimum":0,"description":"Delay before restarting (default 2000, at most 60000)"},
 		"reason":{"type":"string","description":"Why (logged)"},
 		"note":{"type":"string","description":"Human note for the post-restart message"},
-		"sessionKey":{"type":"string"}`, nil, toolRestart, renderRestart)
+		"sessionKey":{"type":"string"}`, nil, tools.Typed(toolRestart), renderRestart)
 	reg("config.get", "Read the config (secrets redacted); path narrows to a subtree", protocol.ScopeRead,
-		`"path":{"type":"string","description":"Dot path such as tools.web or agents.list[0]"}`, nil, toolConfigGet, nil)
+		`"path":{"type":"string","description":"Dot path such as tools.web or agents.list[0]"}`, nil, tools.Typed(toolConfigGet), nil)
 	reg("config.schema.lookup", "The config schema node at a dot path, with its children", protocol.ScopeRead,
-		`"path":{"type":"string","description":"Dot path such as gateway.auth"}`, []string{"path"}, toolSchemaLookup, nil)
+		`"path":{"type":"string","description":"Dot path such as gateway.auth"}`, []string{"path"}, tools.Typed(toolSchemaLookup), nil)
 	writeProps := `"raw":{"type":"string","description":"JSON5 text"},
 		"baseHash":{"type":"string","description":"hash from config.get (filled in from a fresh read when omitted)"},
 		"note":{"type":"string"},"sessionKey":{"type":"string"},
@@ -74,33 +75,28 @@ func init() {
 		nil, toolUpdateRun, nil)
 }
 
-// method runs a gateway method through the registry's single door.
+// method runs a gateway method through the one door, as the caller (its
+// role and scopes apply to the method too).
 func method(ctx context.Context, env *tools.Env, name string, params any) (json.RawMessage, error) {
-	a := tools.ByMethod(name)
-	if a == nil {
-		return nil, fmt.Errorf("gateway tool: method %s is not registered", name)
-	}
 	b, err := json.Marshal(params)
 	if err != nil {
 		return nil, err
 	}
-	return a.Invoke(ctx, env, b)
+	return tools.Invoke(ctx, env, tools.Call{Method: name, Args: b})
 }
 
-func toolRestart(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
-	s, err := serverFrom(env, "gateway restart")
+type restartParams struct {
+	DelayMs *int64 `json:"delayMs"`
+	Reason  string `json:"reason"`
+	Note    string `json:"note"`
+}
+
+func toolRestart(ctx context.Context, env *tools.Env, p restartParams) (any, error) {
+	gw, err := env.NeedGateway("gateway restart")
 	if err != nil {
 		return nil, err
 	}
-	var p struct {
-		DelayMs *int64 `json:"delayMs"`
-		Reason  string `json:"reason"`
-		Note    string `json:"note"`
-	}
-	if err := json.Unmarshal(params, &p); err != nil {
-		return nil, tools.Errorf(tools.CodeInvalidParams, "invalid gateway.restart params: %v", err)
-	}
-	if !s.Config().Bool("commands.restart", true) {
+	if !env.Config.Bool("commands.restart", true) {
 		return nil, tools.Errorf(tools.CodeDenied, "Gateway restart is disabled (commands.restart=false).")
 	}
 	delay := int64(restartDefaultDelayMs)
@@ -111,12 +107,9 @@ func toolRestart(ctx context.Context, env *tools.Env, params json.RawMessage) (a
 	if reason == "" {
 		reason = p.Note
 	}
-	coalesced := false
-	if err := s.ScheduleRestart(time.Duration(delay)*time.Millisecond, reason); err != nil {
-		if !errors.Is(err, ErrRestartPending) {
-			return nil, tools.Errorf(tools.CodeFailed, "%v", err)
-		}
-		coalesced = true
+	coalesced, err := gw.ScheduleRestart(time.Duration(delay)*time.Millisecond, reason)
+	if err != nil {
+		return nil, tools.Errorf(tools.CodeFailed, "%v", err)
 	}
 	out := map[string]any{"ok": true, "pid": os.Getpid(), "signal": "SIGUSR1", "delayMs": delay,
 		"mode": "emit", "coalesced": coalesced}
@@ -135,11 +128,11 @@ func renderRestart(w io.Writer, r gjson.Result) error {
 	return err
 }
 
-func toolConfigGet(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
-	var p struct {
-		Path string `json:"path"`
-	}
-	_ = json.Unmarshal(params, &p)
+type pathParams struct {
+	Path string `json:"path"`
+}
+
+func toolConfigGet(ctx context.Context, env *tools.Env, p pathParams) (any, error) {
 	snap, err := method(ctx, env, "config.get", map[string]any{})
 	if err != nil {
 		return nil, err
@@ -171,11 +164,7 @@ func toolConfigGet(ctx context.Context, env *tools.Env, params json.RawMessage) 
 	return json.RawMessage(out), nil
 }
 
-func toolSchemaLookup(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
-	var p struct {
-		Path string `json:"path"`
-	}
-	_ = json.Unmarshal(params, &p)
+func toolSchemaLookup(ctx context.Context, env *tools.Env, p pathParams) (any, error) {
 	res, err := method(ctx, env, "config.schema.lookup", map[string]any{"path": p.Path})
 	if err != nil {
 		// The original tool answers a missing path as data the model can act on.
@@ -186,11 +175,7 @@ func toolSchemaLookup(ctx context.Context, env *tools.Env, params json.RawMessag
 }
 
 func toolConfigWrite(name string) tools.Handler {
-	return func(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
-		var p map[string]any
-		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, tools.Errorf(tools.CodeInvalidParams, "invalid gateway.%s params: %v", name, err)
-		}
+	return tools.Typed(func(ctx context.Context, env *tools.Env, p map[string]any) (any, error) {
 		for _, k := range []string{"gatewayUrl", "gatewayToken", "timeoutMs"} {
 			delete(p, k)
 		}
@@ -215,7 +200,7 @@ func toolConfigWrite(name string) tools.Handler {
 		}
 		delete(out, "config")
 		return out, nil
-	}
+	})
 }
 
 func renderToolWrite(w io.Writer, r gjson.Result) error {
@@ -227,17 +212,26 @@ func renderToolWrite(w io.Writer, r gjson.Result) error {
 	return err
 }
 
+// toolUpdateRun explains how to update: this binary never updates itself,
+// so the action fails (exit 1) with the facts in details.
 func toolUpdateRun(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
 	version := "unknown"
-	if s, err := serverFrom(env, "gateway update.run"); err == nil {
-		version = s.opts.Version
+	if gw, err := env.NeedGateway("gateway update.run"); err == nil {
+		version = gw.Version()
 	}
 	exe, _ := os.Executable()
-	return map[string]any{
-		"ok": false, "status": "skipped", "code": "update_unsupported",
+	return nil, tools.Errorf(tools.CodeFailed, "%s", "This gateway is a single static binary and does not update itself. To update: build or "+
+		"download a newer openclaw binary, replace "+exe+", then restart the gateway "+
+		"(SIGTERM and start it again; SIGUSR1 only reloads the config).").WithDetails(map[string]any{
+		"status": "skipped", "code": "update_unsupported",
 		"version": version, "binary": exe, "platform": runtime.GOOS + "/" + runtime.GOARCH,
-		"message": "This gateway is a single static binary and does not update itself. To update: build or " +
-			"download a newer openclaw binary, replace " + exe + ", then restart the gateway " +
-			"(SIGTERM and start it again; SIGUSR1 only reloads the config).",
-	}, nil
+	})
+}
+
+func joinResults(rs []gjson.Result) string {
+	parts := make([]string, len(rs))
+	for i, r := range rs {
+		parts[i] = r.String()
+	}
+	return strings.Join(parts, ", ")
 }

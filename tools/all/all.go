@@ -1,0 +1,11 @@
+// Package all links every tool family into the registry. The binary, the
+// gateway's tests and any future entry point (MCP, node host, agent loop)
+// import it, so they all serve the same set of actions. The gateway's own
+// methods (health, config.*, tools.*) register with package gateway, which
+// every serving entry point imports anyway.
+package all
+
+import (
+	_ "github.com/openclaw-go/openclaw/tools/fs"
+	_ "github.com/openclaw-go/openclaw/tools/gatewaytool"
+)
