@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gorilla/websocket"
 
@@ -20,7 +21,10 @@ const (
 	pingInterval = 25 * time.Second // §1.2 server ping
 	writeWait    = 10 * time.Second // one frame's write deadline
 	closeGrace   = 2 * time.Second  // wait for the peer's close echo
-	outQueueLen  = 512              // frames queued for the writer
+
+	// closeInvalidPayload is RFC 6455's 1007: a text frame that is not
+	// valid UTF-8.
+	closeInvalidPayload = 1007
 )
 
 // connection states.
@@ -53,8 +57,7 @@ type conn struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
-	out        chan []byte // text frames; nil is the close marker
-	queued     atomic.Int64
+	out        outQueue
 	closing    atomic.Bool
 	closeOnce  sync.Once
 	closeNow   chan struct{}
@@ -82,7 +85,7 @@ func newConn(s *Server, ws *websocket.Conn, ip string, local bool) *conn {
 	c := &conn{
 		s: s, ws: ws, id: uuid.NewString(), ip: ip, local: local,
 		ctx: ctx, cancel: cancel,
-		out:        make(chan []byte, outQueueLen),
+		out:        newOutQueue(),
 		closeNow:   make(chan struct{}),
 		readDone:   make(chan struct{}),
 		writerDone: make(chan struct{}),
@@ -139,6 +142,20 @@ func (c *conn) readLoop() {
 		if c.closing.Load() {
 			continue // closing: read only to see the peer's close
 		}
+		if mt == websocket.TextMessage && !utf8.Valid(data) {
+			// RFC 6455 §8.1: invalid UTF-8 in a text frame fails the
+			// connection with 1007; never decode it into U+FFFD ids.
+			c.closeWith(closeInvalidPayload, "invalid UTF-8 in text frame")
+			c.drainUntilClosed()
+			return
+		}
+		// Back-pressure: while this connection's unsent output is over half
+		// its budget, read no more requests; the client's own sends then
+		// wait in TCP until it reads its responses.
+		if c.authed.Load() && !c.waitOutput(c.s.opts.MaxBufferedBytes/2) {
+			c.drainUntilClosed()
+			return
+		}
 		c.handleFrame(mt, data)
 	}
 }
@@ -185,19 +202,30 @@ func (c *conn) writeLoop() {
 	ping := time.NewTicker(pingInterval)
 	defer ping.Stop()
 	for {
-		select {
-		case data := <-c.out:
-			if data == nil {
-				c.finishClose(c.closeCode, c.closeMsg)
-				return
-			}
-			c.queued.Add(-int64(len(data)))
+		data, closeAfter := c.out.peek()
+		if data != nil {
 			_ = c.ws.SetWriteDeadline(time.Now().Add(writeWait))
-			if err := c.ws.WriteMessage(websocket.TextMessage, data); err != nil {
+			err := c.ws.WriteMessage(websocket.TextMessage, data)
+			c.out.written(len(data))
+			if err != nil {
+				select {
+				case <-c.closeNow: // cut short by closeSlow
+					c.finishClose(c.closeCode, c.closeMsg)
+					return
+				default:
+				}
 				c.closing.Store(true)
 				_ = c.ws.Close() // unblocks the read loop
 				return
 			}
+			continue
+		}
+		if closeAfter {
+			c.finishClose(c.closeCode, c.closeMsg)
+			return
+		}
+		select {
+		case <-c.out.wake:
 		case <-c.closeNow:
 			c.finishClose(c.closeCode, c.closeMsg)
 			return
@@ -223,7 +251,12 @@ func (c *conn) writeLoop() {
 // before dropping the TCP connection.
 func (c *conn) finishClose(code int, reason string) {
 	msg := websocket.FormatCloseMessage(code, protocol.TruncateCloseReason(reason))
-	_ = c.ws.WriteControl(websocket.CloseMessage, msg, time.Now().Add(writeWait))
+	wait := writeWait
+	if reason == protocol.ReasonSlowConsumer {
+		wait = closeGrace // it is not reading: do not wait long to tell it
+		_ = c.ws.NetConn().SetWriteDeadline(time.Time{})
+	}
+	_ = c.ws.WriteControl(websocket.CloseMessage, msg, time.Now().Add(wait))
 	select {
 	case <-c.readDone:
 	case <-time.After(closeGrace):
@@ -238,42 +271,88 @@ func (c *conn) closeWith(code int, reason string) {
 	c.closeOnce.Do(func() {
 		c.closeCode, c.closeMsg = code, reason
 		c.closing.Store(true)
-		select {
-		case c.out <- nil:
-		default: // queue full (slow consumer): skip it
-			close(c.closeNow)
+		c.out.closeAfterQueued()
+	})
+}
+
+// closeSlow closes 1008 "slow consumer" without waiting behind the queue.
+func (c *conn) closeSlow() {
+	c.closeOnce.Do(func() {
+		c.s.log.Warnf("conn %s: slow consumer (%d bytes unsent), closing", c.id, c.out.size())
+		c.closeCode, c.closeMsg = protocol.ClosePolicyViolation, protocol.ReasonSlowConsumer
+		c.closing.Store(true)
+		close(c.closeNow)
+		if c.ws != nil {
+			// The writer may be blocked on a peer that reads nothing: cut
+			// that write short so the socket really goes now.
+			_ = c.ws.NetConn().SetWriteDeadline(time.Now())
 		}
 	})
 }
 
-// send queues one frame. A frame that does not fit the queue or the
-// buffered-bytes budget is dropped when dropIfSlow, else the socket is
-// closed 1008 "slow consumer" (§8.2).
-func (c *conn) send(data []byte, dropIfSlow bool) error {
+// How send treats a frame that does not fit the connection's output
+// budget (Options.MaxBufferedBytes, advertised as policy.maxBufferedBytes).
+const (
+	sendClose = iota // events that must arrive: close 1008 "slow consumer"
+	sendDrop         // ticks, presence, health: skip (the seq still counts)
+	sendWait         // responses: wait while the client is reading
+)
+
+// send queues one frame. Output is bounded by bytes, not frames: a frame
+// always fits an empty queue; otherwise one that would take the unsent
+// bytes past the budget is dropped, closes the socket, or — for responses —
+// waits for the writer to make room, closing only when the client has
+// stopped reading (no write completed for SlowConsumerStall).
+func (c *conn) send(data []byte, mode int) error {
 	if c.closing.Load() || len(data) == 0 {
 		return errConnClosed
 	}
-	n := int64(len(data))
-	if c.queued.Add(n) > protocol.MaxBufferedBytes {
-		c.queued.Add(-n)
-		return c.slow(dropIfSlow)
-	}
-	select {
-	case c.out <- data:
-		return nil
-	default:
-		c.queued.Add(-n)
-		return c.slow(dropIfSlow)
+	limit := c.s.opts.MaxBufferedBytes
+	for {
+		if c.out.push(data, limit) {
+			return nil
+		}
+		switch mode {
+		case sendDrop:
+			return nil
+		case sendClose:
+			c.closeSlow()
+			return errConnClosed
+		}
+		if !c.waitOutput(limit - int64(len(data))) {
+			return errConnClosed
+		}
 	}
 }
 
-func (c *conn) slow(dropIfSlow bool) error {
-	if dropIfSlow {
-		return nil
+// waitOutput waits until at most max bytes are unsent. It gives up (false)
+// when the connection closes, and closes it as a slow consumer when the
+// writer completes nothing for SlowConsumerStall: that client has stopped
+// reading.
+func (c *conn) waitOutput(max int64) bool {
+	stall := c.s.opts.SlowConsumerStall
+	for {
+		n, progress, last := c.out.state()
+		if n <= max || n == 0 {
+			return true
+		}
+		if c.closing.Load() {
+			return false
+		}
+		wait := stall - time.Since(last)
+		if wait <= 0 {
+			c.closeSlow()
+			return false
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-progress:
+		case <-t.C:
+		case <-c.closeNow:
+		case <-c.ctx.Done():
+		}
+		t.Stop()
 	}
-	c.s.log.Warnf("conn %s: slow consumer, closing", c.id)
-	c.closeWith(protocol.ClosePolicyViolation, protocol.ReasonSlowConsumer)
-	return errConnClosed
 }
 
 // sendEvent sends a targeted event (no seq).
@@ -284,7 +363,7 @@ func (c *conn) sendEvent(event string, payload any) {
 		return
 	}
 	frame, _ := json.Marshal(protocol.Event{Type: protocol.TypeEvent, Event: event, Payload: b})
-	_ = c.send(frame, false)
+	_ = c.send(frame, sendClose)
 }
 
 // sendResponse queues a response frame. A successful payload is already
@@ -310,7 +389,7 @@ func (c *conn) sendResponse(res *protocol.Response) {
 			frame, _ = json.Marshal(errorResponse(res.ID, protocol.NewError(protocol.ErrUnavailable, "could not encode the response", nil)))
 		}
 	}
-	_ = c.send(frame, false)
+	_ = c.send(frame, sendWait)
 }
 
 // teardown runs once the read loop is over: stop the writer, cancel

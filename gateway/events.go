@@ -44,7 +44,11 @@ func (s *Server) broadcast(event string, payload any, sv *protocol.StateVersion,
 		if scope != "" && (sess.role != protocol.RoleOperator || !protocol.ScopeSatisfied(sess.scopes, scope)) {
 			continue
 		}
-		_ = c.send(eventFrame(event, b, c.seq.Add(1), svJSON), dropIfSlow)
+		mode := sendClose
+		if dropIfSlow {
+			mode = sendDrop
+		}
+		_ = c.send(eventFrame(event, b, c.seq.Add(1), svJSON), mode)
 	}
 	return nil
 }

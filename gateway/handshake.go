@@ -320,7 +320,7 @@ func (s *Server) helloOK(c *conn, sess *session) protocol.HelloOK {
 		Auth:     protocol.HelloAuth{Method: sess.authMethod, Role: sess.role, Scopes: sess.scopes},
 		Policy: protocol.Policy{
 			MaxPayload:       protocol.MaxPayload,
-			MaxBufferedBytes: protocol.MaxBufferedBytes,
+			MaxBufferedBytes: s.opts.MaxBufferedBytes,
 			TickIntervalMs:   s.opts.TickInterval.Milliseconds(),
 		},
 	}

@@ -69,6 +69,14 @@ type Options struct {
 	// MaxInflightPerConn bounds concurrently running requests of one
 	// connection (default 64); further frames wait (TCP back-pressure).
 	MaxInflightPerConn int
+	// MaxBufferedBytes bounds one connection's unsent output (default
+	// 50 MiB, advertised in hello-ok policy.maxBufferedBytes). Past half of
+	// it the connection's requests are no longer read (back-pressure).
+	MaxBufferedBytes int64
+	// SlowConsumerStall is how long output may stay over budget with no
+	// write completing before the client counts as no longer reading and
+	// is closed 1008 "slow consumer" (default 10 s).
+	SlowConsumerStall time.Duration
 	// Getenv replaces os.Getenv (tests); nil means os.Getenv.
 	Getenv func(string) string
 }
@@ -243,6 +251,12 @@ func (o Options) withDefaults() Options {
 		} else {
 			o.MaxPreAuthPerIP = 32
 		}
+	}
+	if o.MaxBufferedBytes <= 0 {
+		o.MaxBufferedBytes = protocol.MaxBufferedBytes
+	}
+	if o.SlowConsumerStall <= 0 {
+		o.SlowConsumerStall = writeWait
 	}
 	if o.MaxInflightPerConn <= 0 {
 		o.MaxInflightPerConn = 64
