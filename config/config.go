@@ -6,6 +6,8 @@ package config
 import (
 	"encoding/json"
 	"fmt"
+	"sync"
+	"time"
 )
 
 // Config is one loaded configuration file.
@@ -20,20 +22,76 @@ type Config struct {
 	Doc map[string]any
 	// Hash is the compare-and-set hash of Raw (sha256 hex).
 	Hash string
-	// Warnings are non-fatal findings ("tools: Unrecognized key: \"x\"").
-	Warnings []string
-	// Issues are schema errors (wrong types, bad enum values); the file
-	// loaded but is not valid. Empty when valid.
-	Issues []Issue
 	// IncludedPaths lists the files pulled in by $include, in load order.
 	IncludedPaths []string
+	// ModTime and Size describe the file whose bytes are Raw (taken from
+	// the descriptor that read them), so a watcher comparing them with a
+	// later stat notices any change made after this load.
+	ModTime time.Time
+	Size    int64
+
+	// lazy holds what is derived from Doc on first use: the schema check
+	// (so a CLI call that only reads a few keys never compiles the schema)
+	// and the typed sections. Shared by copies of the Config.
+	lazy *derived
 }
 
-// Valid reports whether the loaded document passed schema validation.
-func (c *Config) Valid() bool { return c != nil && len(c.Issues) == 0 }
+// derived is computed from Doc once per load.
+type derived struct {
+	validOnce sync.Once
+	issues    []Issue
+	warnings  []string
+
+	sectionsOnce sync.Once
+	sections     sections
+}
+
+// derived returns the load's cache; a Config built as a literal has none
+// and derives afresh on each call (never written: Configs are shared).
+func (c *Config) derived() *derived {
+	if c.lazy != nil {
+		return c.lazy
+	}
+	return &derived{}
+}
+
+func (c *Config) validate() *derived {
+	d := c.derived()
+	d.validOnce.Do(func() {
+		issues, warnings := Validate(c.Doc)
+		d.issues = issues
+		for _, w := range warnings {
+			d.warnings = append(d.warnings, FormatWarning(w))
+		}
+	})
+	return d
+}
+
+// Issues are schema errors (wrong types, bad enum values): the file
+// loaded but is not valid. Empty when valid. The schema check runs on the
+// first call to Issues, Warnings or Valid.
+func (c *Config) Issues() []Issue {
+	if c == nil {
+		return nil
+	}
+	return c.validate().issues
+}
+
+// Warnings are non-fatal findings ("tools: Unrecognized key: \"x\"").
+func (c *Config) Warnings() []string {
+	if c == nil {
+		return nil
+	}
+	return c.validate().warnings
+}
+
+// Valid reports whether the loaded document passes schema validation.
+func (c *Config) Valid() bool { return c != nil && len(c.Issues()) == 0 }
 
 // Empty returns a config with no file behind it: every default applies.
-func Empty() *Config { return &Config{Doc: map[string]any{}, Hash: HashRaw(nil)} }
+func Empty() *Config {
+	return &Config{Doc: map[string]any{}, Hash: HashRaw(nil), lazy: &derived{}}
+}
 
 // Get returns the value at a dot/bracket path ("tools.fs.workspaceOnly",
 // "agents.list[0].id").

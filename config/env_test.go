@@ -4,6 +4,7 @@ import (
 	"errors"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -75,7 +76,8 @@ func TestLoadMissingEnvNamesKeyPath(t *testing.T) {
 	p := writeFile(t, t.TempDir(), "openclaw.json", `{ tools: { web: { search: { apiKey: '${BRAVE_KEY}' } } } }`)
 	_, err := Load(p, envMap(nil))
 	want := "config tools.web.search.apiKey: environment variable BRAVE_KEY is not set"
-	if err == nil || err.Error() != want {
+	var le *LoadError
+	if !errors.As(err, &le) || le.Err.Error() != want || !strings.Contains(err.Error(), "openclaw config validate") {
 		t.Fatalf("err = %v, want %q", err, want)
 	}
 	// An empty variable counts as missing.

@@ -1,19 +1,33 @@
 package config
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // IncludeKey is the directive that pulls other files into the config.
 const IncludeKey = "$include"
 
+// Include caps. Depth, per-file size and path length are the original's
+// (src/config/includes.ts). The original has no count or total cap, so a
+// fan-out (8 files each including the next 10 times) expands to 10^7
+// loads; the count and total-size caps are ours and bound the expanded
+// document: a file included N times counts N times.
 const (
 	// MaxIncludeDepth bounds nested $include chains.
 	MaxIncludeDepth = 10
+	// MaxIncludes bounds the $include references resolved in one load,
+	// counting a file as often as it is included (directly or not).
+	MaxIncludes = 512
+	// MaxIncludeTotalBytes bounds the bytes of every included file summed
+	// over every time it is included.
+	MaxIncludeTotalBytes = 16 << 20
 	// maxIncludeBytes bounds one included file.
 	maxIncludeBytes = 2 << 20
 	maxIncludePath  = 4096
@@ -23,13 +37,31 @@ const (
 // one of roots (the main config's directory plus OPENCLAW_INCLUDE_ROOTS),
 // checked both lexically and after resolving symlinks.
 type includer struct {
+	ctx       context.Context
 	roots     []string // cleaned absolute roots
 	realRoots []string // the same with symlinks resolved
-	files     []string // every file included, in order
+	files     []string // every file included, once each, in order
+	// memo holds each file's resolved value: a file is read and parsed
+	// once per load however often it is included.
+	memo    map[string]*included
+	count   int   // include references so far, expanded
+	bytes   int64 // included bytes so far, expanded
+	deepest int   // longest include chain reached so far
 }
 
-func newIncluder(configPath string, getenv func(string) string) *includer {
-	in := &includer{}
+// included is a resolved file and what including it once costs.
+type included struct {
+	value  any
+	height int   // include levels below the file
+	count  int   // include references it expands to, itself included
+	bytes  int64 // bytes it expands to, itself included
+}
+
+func newIncluder(ctx context.Context, configPath string, getenv func(string) string) *includer {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	in := &includer{ctx: ctx, memo: map[string]*included{}}
 	add := func(dir string) {
 		if dir == "" {
 			return
@@ -143,12 +175,31 @@ func (in *includer) load(p string, chain []string) (any, error) {
 			return nil, fmt.Errorf("circular $include: %s", strings.Join(append(append([]string{}, chain...), target), " -> "))
 		}
 	}
+	if err := in.ctx.Err(); err != nil {
+		return nil, fmt.Errorf("$include in %s: %w", from, err)
+	}
 	if len(chain) > MaxIncludeDepth {
 		return nil, fmt.Errorf("$include in %s: maximum include depth (%d) exceeded at %s", from, MaxIncludeDepth, p)
 	}
-	data, err := readRegular(target, maxIncludeBytes)
+	if m, ok := in.memo[target]; ok {
+		// A finished file cannot reach the current chain (that would have
+		// been a cycle while it resolved), so reuse is safe.
+		if len(chain)+m.height > MaxIncludeDepth {
+			return nil, fmt.Errorf("$include in %s: maximum include depth (%d) exceeded below %s", from, MaxIncludeDepth, p)
+		}
+		if err := in.charge(from, m.count, m.bytes); err != nil {
+			return nil, err
+		}
+		in.deepest = max(in.deepest, len(chain)+m.height)
+		return m.value, nil
+	}
+	data, _, err := readRegular(target, maxIncludeBytes)
 	if err != nil {
 		return nil, fmt.Errorf("$include in %s: %w", from, err)
+	}
+	startCount, startBytes := in.count, in.bytes
+	if err := in.charge(from, 1, int64(len(data))); err != nil {
+		return nil, err
 	}
 	in.files = append(in.files, target)
 	v, err := ParseJSON5(data)
@@ -159,7 +210,30 @@ func (in *includer) load(p string, chain []string) (any, error) {
 		}
 		return nil, fmt.Errorf("parse include %s: %w", target, err)
 	}
-	return in.resolve(v, append(append([]string{}, chain...), target))
+	saved := in.deepest
+	in.deepest = len(chain)
+	v, err = in.resolve(v, append(append([]string{}, chain...), target))
+	if err != nil {
+		return nil, err
+	}
+	in.memo[target] = &included{value: v, height: in.deepest - len(chain),
+		count: in.count - startCount, bytes: in.bytes - startBytes}
+	in.deepest = max(saved, in.deepest)
+	return v, nil
+}
+
+// charge adds n include references and size bytes to the load's totals
+// and fails once a cap is passed.
+func (in *includer) charge(from string, n int, size int64) error {
+	in.count += n
+	in.bytes += size
+	if in.count > MaxIncludes {
+		return fmt.Errorf("$include in %s: maximum $include count (%d per load, a file counted each time it is included) exceeded", from, MaxIncludes)
+	}
+	if in.bytes > MaxIncludeTotalBytes {
+		return fmt.Errorf("$include in %s: maximum total $include size (%d bytes per load, a file counted each time it is included) exceeded", from, MaxIncludeTotalBytes)
+	}
+	return nil
 }
 
 // within reports whether p is one of roots or below one.
@@ -176,19 +250,34 @@ func within(p string, roots []string) bool {
 	return false
 }
 
-// readRegular reads a regular file of at most limit bytes.
-func readRegular(p string, limit int64) ([]byte, error) {
-	st, err := os.Stat(p)
+// readRegular reads a regular file of at most limit bytes. The type and
+// size are checked on the opened descriptor (a FIFO is refused without
+// blocking), and the returned info is of that descriptor, so it describes
+// exactly the bytes read.
+func readRegular(p string, limit int64) ([]byte, os.FileInfo, error) {
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
 	}
 	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", p)
+		return nil, nil, fmt.Errorf("%s is not a regular file", p)
 	}
 	if limit > 0 && st.Size() > limit {
-		return nil, fmt.Errorf("%s is larger than %d bytes", p, limit)
+		return nil, nil, fmt.Errorf("%s is larger than %d bytes", p, limit)
 	}
-	return os.ReadFile(p)
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, nil, err
+	}
+	if limit > 0 && int64(len(data)) > limit {
+		return nil, nil, fmt.Errorf("%s is larger than %d bytes", p, limit)
+	}
+	return data, st, nil
 }
 
 // deepMerge merges src over dst the way OpenClaw merges includes: objects

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -25,8 +26,43 @@ func HashRaw(raw []byte) string {
 // non-finite-number check, then ${VAR} substitution (getenv first, then
 // the file's env.vars). A missing file is not an error: it yields an empty
 // document with Exists false. Schema problems do not fail the load; they
-// are reported in Issues (errors) and Warnings (unknown keys).
+// are reported by Issues (errors) and Warnings (unknown keys), which
+// validate on first use.
 func Load(path string, getenv func(string) string) (*Config, error) {
+	return LoadContext(context.Background(), path, getenv)
+}
+
+// LoadContext is Load that stops between $include files once ctx is done
+// (the gateway's watcher loads under its shutdown context).
+func LoadContext(ctx context.Context, path string, getenv func(string) string) (*Config, error) {
+	cfg, err := load(ctx, path, getenv)
+	if err != nil && ctx.Err() == nil {
+		_, bakErr := os.Stat(path + ".bak")
+		return nil, &LoadError{Path: path, Err: err, HasBackup: bakErr == nil}
+	}
+	return cfg, err
+}
+
+// LoadError is a config file that exists but does not load (syntax,
+// $include, ${VAR}). Its message says how to investigate, because it
+// reaches users through commands that have nothing to do with config.
+type LoadError struct {
+	Path      string
+	Err       error
+	HasBackup bool // <path>.bak exists
+}
+
+func (e *LoadError) Error() string {
+	msg := e.Err.Error() + " (check it with `openclaw config validate`"
+	if e.HasBackup {
+		msg += "; the previous version is in " + e.Path + ".bak"
+	}
+	return msg + ")"
+}
+
+func (e *LoadError) Unwrap() error { return e.Err }
+
+func load(ctx context.Context, path string, getenv func(string) string) (*Config, error) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
@@ -34,8 +70,8 @@ func Load(path string, getenv func(string) string) (*Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("config path %s: %w", path, err)
 	}
-	cfg := &Config{Path: path, Doc: map[string]any{}, Hash: HashRaw(nil)}
-	raw, err := readRegular(abs, maxConfigBytes)
+	cfg := &Config{Path: path, Doc: map[string]any{}, Hash: HashRaw(nil), lazy: &derived{}}
+	raw, st, err := readRegular(abs, maxConfigBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return cfg, nil
 	}
@@ -44,6 +80,7 @@ func Load(path string, getenv func(string) string) (*Config, error) {
 	}
 	cfg.Exists = true
 	cfg.Raw = raw
+	cfg.ModTime, cfg.Size = st.ModTime(), st.Size()
 	cfg.Hash = HashRaw(raw)
 
 	v, err := ParseJSON5(raw)
@@ -54,7 +91,7 @@ func Load(path string, getenv func(string) string) (*Config, error) {
 		}
 		return nil, fmt.Errorf("parse config %s: %w", path, err)
 	}
-	in := newIncluder(abs, getenv)
+	in := newIncluder(ctx, abs, getenv)
 	v, err = in.resolve(v, []string{abs})
 	if err != nil {
 		return nil, fmt.Errorf("config %s: %w", path, err)
@@ -72,11 +109,6 @@ func Load(path string, getenv func(string) string) (*Config, error) {
 		return nil, err
 	}
 	cfg.Doc = sub.(map[string]any)
-	issues, warnings := Validate(cfg.Doc)
-	cfg.Issues = issues
-	for _, w := range warnings {
-		cfg.Warnings = append(cfg.Warnings, displayPath(w.Path)+": "+w.Message)
-	}
 	return cfg, nil
 }
 

@@ -33,8 +33,8 @@ func TestLoadBasics(t *testing.T) {
 	if cfg.Int("gateway.port", 0) != 18789 || !cfg.Bool("tools.fs.workspaceOnly", false) || cfg.String("gateway.bind", "") != "loopback" {
 		t.Errorf("doc = %v", cfg.Doc)
 	}
-	if !cfg.Valid() || len(cfg.Warnings) != 0 {
-		t.Errorf("issues=%v warnings=%v", cfg.Issues, cfg.Warnings)
+	if !cfg.Valid() || len(cfg.Warnings()) != 0 {
+		t.Errorf("issues=%v warnings=%v", cfg.Issues(), cfg.Warnings())
 	}
 }
 
@@ -71,10 +71,10 @@ func TestLoadRecordsWarningsAndIssues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cfg.Warnings) != 1 || cfg.Warnings[0] != `tools: Unrecognized key: "bogusKey"` {
-		t.Errorf("warnings = %q", cfg.Warnings)
+	if len(cfg.Warnings()) != 1 || cfg.Warnings()[0] != `tools: Unrecognized key: "bogusKey"` {
+		t.Errorf("warnings = %q", cfg.Warnings())
 	}
-	if cfg.Valid() || len(cfg.Issues) != 1 || cfg.Issues[0].Path != "gateway.bind" {
-		t.Errorf("issues = %v", cfg.Issues)
+	if cfg.Valid() || len(cfg.Issues()) != 1 || cfg.Issues()[0].Path != "gateway.bind" {
+		t.Errorf("issues = %v", cfg.Issues())
 	}
 }

@@ -61,6 +61,10 @@ func FormatIssues(path string, issues []Issue) string {
 	return b.String()
 }
 
+// FormatWarning renders a warning as Config.Warnings lists it
+// ("tools: Unrecognized key: \"x\"").
+func FormatWarning(w Issue) string { return displayPath(w.Path) + ": " + w.Message }
+
 // keyWalker copies a document, dropping keys that closed schema objects do
 // not declare and recording them as warnings.
 type keyWalker struct {

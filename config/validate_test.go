@@ -109,11 +109,11 @@ func TestRealisticConfigLoadsClean(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cfg.Issues) != 0 {
-		t.Errorf("issues:\n%s", FormatIssues(cfg.Path, cfg.Issues))
+	if len(cfg.Issues()) != 0 {
+		t.Errorf("issues:\n%s", FormatIssues(cfg.Path, cfg.Issues()))
 	}
-	if len(cfg.Warnings) != 0 {
-		t.Errorf("warnings: %q", cfg.Warnings)
+	if len(cfg.Warnings()) != 0 {
+		t.Errorf("warnings: %q", cfg.Warnings())
 	}
 	if len(cfg.Doc) < 30 {
 		t.Errorf("only %d top-level sections", len(cfg.Doc))

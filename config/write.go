@@ -2,6 +2,7 @@ package config
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -35,7 +36,8 @@ func Marshal(doc map[string]any) ([]byte, error) {
 // synced, and renamed over path, so readers see the old or the new file,
 // never a mix. A symlink at path is replaced by the new file, not written
 // through. The parent directory is created (0700) when missing. It
-// returns HashRaw of the bytes written.
+// returns HashRaw of the bytes written. It takes the write lock but does
+// not validate or compare hashes: edits go through Edit.
 func Write(path string, doc map[string]any) (string, error) {
 	data, err := Marshal(doc)
 	if err != nil {
@@ -48,6 +50,11 @@ func Write(path string, doc map[string]any) (string, error) {
 	if st, err := os.Lstat(path); err == nil && st.IsDir() {
 		return "", fmt.Errorf("write config: %s is a directory", path)
 	}
+	lock, err := lockConfig(context.Background(), path)
+	if err != nil {
+		return "", err
+	}
+	defer lock.unlock()
 	old, err := os.ReadFile(path)
 	switch {
 	case err == nil:
@@ -67,39 +74,16 @@ func Write(path string, doc map[string]any) (string, error) {
 
 // atomicWrite writes data to a temp file beside path and renames it over
 // path (replacing a symlink rather than its target).
-func atomicWrite(path string, data []byte) (err error) {
+func atomicWrite(path string, data []byte) error {
 	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	tmp, err := writeTemp(dir, "."+filepath.Base(path)+".tmp-*", data)
 	if err != nil {
 		return err
 	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			_ = os.Remove(tmp)
-		}
-	}()
-	if err = f.Chmod(0o600); err != nil {
-		f.Close()
+	if err := os.Rename(tmp, path); err != nil {
+		_ = os.Remove(tmp)
 		return err
 	}
-	if _, err = f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(tmp, path); err != nil {
-		return err
-	}
-	if d, derr := os.Open(dir); derr == nil {
-		_ = d.Sync()
-		_ = d.Close()
-	}
+	syncDir(dir)
 	return nil
 }

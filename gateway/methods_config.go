@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -25,10 +24,6 @@ const (
 	errBaseHashRequired = "config base hash required; re-run config.get and retry"
 	errBaseHashStale    = "config changed since last load; re-run config.get and retry"
 )
-
-// guardedConfigPaths need a baseHash even for config.patch: changing them
-// can lock the caller out.
-var guardedConfigPaths = []string{"gateway.auth", "gateway.bind", "gateway.port", "gateway.customBindHost"}
 
 // diskConfig is the config file as it is on disk right now.
 type diskConfig struct {
@@ -78,7 +73,18 @@ func (s *Server) readDiskConfig() (*diskConfig, error) {
 		d.authored = m
 	}
 	d.loaded, d.loadErr = config.Load(path, s.opts.Getenv)
+	d.loadErr = loadCause(d.loadErr)
 	return d, nil
+}
+
+// loadCause drops the CLI's "check it with openclaw config validate" hint
+// from a load error: gateway callers get the bare reason.
+func loadCause(err error) error {
+	var le *config.LoadError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
 }
 
 func init() {
@@ -192,8 +198,8 @@ func (s *Server) configGet() (map[string]any, error) {
 	var included []string
 	if d.loaded != nil {
 		resolved = redactDoc(d.loaded.Doc, secrets)
-		issues = append(issues, d.loaded.Issues...)
-		warnings = append(warnings, d.loaded.Warnings...)
+		issues = append(issues, d.loaded.Issues()...)
+		warnings = append(warnings, d.loaded.Warnings()...)
 		valid = d.loaded.Valid()
 		included = d.loaded.IncludedPaths
 	} else if d.loadErr != nil {
@@ -234,92 +240,114 @@ func configWriteHandler(method string) tools.Handler {
 		if err := json.Unmarshal(params, &p); err != nil {
 			return nil, tools.Errorf(tools.CodeInvalidParams, "invalid %s params: %v", method, err)
 		}
-		return s.configWrite(method, p)
+		return s.configWrite(ctx, method, p)
 	}
 }
 
-// configWrite is set/apply/patch: compare-and-set on the file hash, build
-// the next document, validate it as it would load, write atomically (with
-// .bak), apply it and broadcast config.changed.
-func (s *Server) configWrite(method string, p configWriteParams) (any, error) {
+// configWrite is set/apply/patch through config.Edit (the one write path,
+// shared with the CLI): under the config file lock it compares-and-sets
+// on the file hash, builds the next document, validates it as it would
+// load, writes it atomically (with .bak), and then — still holding
+// configMu, which the hot reload takes too — applies it and broadcasts
+// config.changed, so the running config's hash is the file's.
+//
+// Base-hash rules are the original's: set/apply need baseHash once the
+// file exists; a hashless patch may only change ui.prefs (last writer
+// wins); a baseHash on a missing file is accepted.
+func (s *Server) configWrite(ctx context.Context, method string, p configWriteParams) (any, error) {
+	path, err := s.configPath()
+	if err != nil {
+		return nil, err
+	}
 	s.configMu.Lock()
 	defer s.configMu.Unlock()
-	d, err := s.readDiskConfig()
-	if err != nil {
-		return nil, err
-	}
 	isPatch := method == "config.patch"
-	if p.BaseHash != nil && *p.BaseHash != d.hash {
-		return nil, tools.Errorf(protocol.ErrInvalidRequest, errBaseHashStale)
+	hashless := p.BaseHash == nil || strings.TrimSpace(*p.BaseHash) == ""
+	var base *string
+	if !hashless {
+		base = p.BaseHash
 	}
-	if p.BaseHash == nil && d.exists && !isPatch {
-		return nil, tools.Errorf(protocol.ErrInvalidRequest, errBaseHashRequired)
-	}
-	parsed, perr := config.ParseJSON5([]byte(p.Raw))
-	incoming, ok := parsed.(map[string]any)
-	if perr != nil || !ok {
-		msg := "raw must be a JSON5 object"
-		if perr != nil {
-			msg = "raw: " + perr.Error()
-		}
-		return nil, tools.Errorf(tools.CodeInvalidParams, "invalid %s params: %s", method, msg)
-	}
-
-	var next map[string]any
-	if isPatch {
-		if d.loaded != nil && !d.loaded.Valid() || d.loadErr != nil {
-			return nil, tools.Errorf(protocol.ErrInvalidRequest, "%s; fix (openclaw doctor) before patching", currentIssues(d))
-		}
-		merged, _ := config.MergePatch(d.authored, incoming).(map[string]any)
-		next = merged
-	} else {
-		next = incoming
-	}
-	restored, err := restoreRedacted(next, d.authored, "")
-	if err != nil {
-		return nil, tools.Errorf(protocol.ErrInvalidRequest, "invalid %s params: %v", method, err)
-	}
-	next = restored.(map[string]any)
-	changed := config.ChangedPaths(d.authored, next)
-	if isPatch {
-		if p.BaseHash == nil {
-			if guarded := guardedChanges(changed); len(guarded) > 0 {
-				return nil, tools.Errorf(protocol.ErrInvalidRequest,
-					"config base hash required for %s; re-run config.get and retry", strings.Join(guarded, ", "))
+	res, err := config.Edit(ctx, path, config.EditOptions{BaseHash: base, Getenv: s.opts.Getenv, Always: !isPatch},
+		func(d *config.Draft) error {
+			if hashless && d.Exists && !isPatch {
+				return tools.Errorf(protocol.ErrInvalidRequest, errBaseHashRequired)
 			}
+			if isPatch && (d.LoadErr != nil || !d.Current.Valid()) {
+				return tools.Errorf(protocol.ErrInvalidRequest, "%s; fix (openclaw doctor) before patching", draftIssues(d))
+			}
+			parsed, perr := config.ParseJSON5([]byte(p.Raw))
+			incoming, ok := parsed.(map[string]any)
+			if perr != nil || !ok {
+				if isPatch && perr == nil {
+					return tools.Errorf(protocol.ErrInvalidRequest, "config.patch raw must be an object")
+				}
+				msg := "raw must be a JSON5 object"
+				if perr != nil {
+					msg = "raw: " + perr.Error()
+				}
+				return tools.Errorf(tools.CodeInvalidParams, "invalid %s params: %s", method, msg)
+			}
+			if isPatch && hashless && !hashlessStructureOK(incoming) {
+				return tools.Errorf(protocol.ErrInvalidRequest, errBaseHashRequired)
+			}
+			next := incoming
+			if isPatch {
+				next, _ = config.MergePatch(d.Doc, incoming).(map[string]any)
+			}
+			restored, err := restoreRedacted(next, d.Doc, "")
+			if err != nil {
+				return tools.Errorf(protocol.ErrInvalidRequest, "invalid %s params: %v", method, err)
+			}
+			next = restored.(map[string]any)
+			if isPatch {
+				changed := config.ChangedPaths(d.Doc, next)
+				if bad := destructiveArrays(d.Doc, next, changed, p.ReplacePaths); len(bad) > 0 {
+					return tools.Errorf(protocol.ErrInvalidRequest,
+						"config.patch would replace array %s; list it in replacePaths to confirm", strings.Join(bad, ", ")).
+						WithDetails(map[string]any{"paths": bad})
+				}
+				if hashless {
+					if guarded := hashGuarded(changed); len(guarded) > 0 {
+						return tools.Errorf(protocol.ErrInvalidRequest,
+							"config base hash required for %s; re-run config.get and retry with baseHash", strings.Join(guarded, ", "))
+					}
+				}
+			}
+			d.Doc = next
+			return nil
+		})
+	var inv *config.InvalidError
+	switch {
+	case errors.Is(err, config.ErrStaleHash):
+		return nil, tools.Errorf(protocol.ErrInvalidRequest, errBaseHashStale)
+	case errors.As(err, &inv):
+		e := tools.Errorf(protocol.ErrInvalidRequest, "%s", inv.Error())
+		if len(inv.Issues) > 0 {
+			e = e.WithDetails(map[string]any{"issues": inv.Issues})
 		}
-		if bad := destructiveArrays(d.authored, next, changed, p.ReplacePaths); len(bad) > 0 {
-			return nil, tools.Errorf(protocol.ErrInvalidRequest,
-				"config.patch would replace array %s; list it in replacePaths to confirm", strings.Join(bad, ", ")).
-				WithDetails(map[string]any{"paths": bad})
+		return nil, e
+	case err != nil:
+		var te *tools.Error
+		if errors.As(err, &te) {
+			return nil, err
 		}
-		if len(changed) == 0 {
-			return map[string]any{"ok": true, "noop": true, "changedPaths": []string{}, "path": d.path,
-				"config": redactDoc(s.Config().Doc, map[string]bool{})}, nil
-		}
-	}
-	cfg, err := s.dryRunConfig(d.path, next)
-	if err != nil {
-		return nil, err
-	}
-	hash, err := config.Write(d.path, next)
-	if err != nil {
 		return nil, tools.Errorf(protocol.ErrUnavailable, "%s: %v", method, err)
 	}
-	cfg.Path, cfg.Hash, cfg.Exists = d.path, hash, true
-	if raw, err := os.ReadFile(d.path); err == nil {
-		cfg.Raw = raw
+	if res.Noop {
+		return map[string]any{"ok": true, "noop": true, "changedPaths": []string{}, "path": path,
+			"config": redactDoc(s.Config().Doc, map[string]bool{})}, nil
 	}
+	cfg := res.Config
 	if err := s.applyConfig(cfg); err != nil {
-		s.log.Warnf("%s wrote %s but the running gateway kept its config: %v", method, d.path, err)
+		s.log.Warnf("%s wrote %s but the running gateway kept its config: %v", method, path, err)
 	}
-	s.log.Infof("%s: wrote %s (hash %s)%s", method, d.path, short(hash), noteSuffix(p.Note))
-	res := map[string]any{"ok": true, "path": d.path, "hash": hash, "config": redactDoc(cfg.Doc, map[string]bool{})}
+	s.log.Infof("%s: wrote %s (hash %s)%s", method, path, short(res.Hash), noteSuffix(p.Note))
+	out := map[string]any{"ok": true, "path": path, "hash": res.Hash, "config": redactDoc(cfg.Doc, map[string]bool{})}
 	if method == "config.set" {
-		return res, nil
+		return out, nil
 	}
 	if isPatch {
-		res["changedPaths"] = nonNil(changed)
+		out["changedPaths"] = nonNil(res.Changed)
 	}
 	restart := map[string]any{"scheduled": false, "mode": "hot-reload"}
 	if p.RestartDelayMs != nil {
@@ -329,72 +357,60 @@ func (s *Server) configWrite(method string, p configWriteParams) (any, error) {
 			restart = map[string]any{"scheduled": true, "mode": "in-place", "delayMs": *p.RestartDelayMs}
 		}
 	}
-	res["restart"] = restart
-	res["sentinel"] = map[string]any{"persisted": false, "payload": nil}
-	return res, nil
+	out["restart"] = restart
+	out["sentinel"] = map[string]any{"persisted": false, "payload": nil}
+	return out, nil
 }
 
-// dryRunConfig loads next from a temp file beside the real one, so
-// $include, ${VAR} and schema checks run exactly as on the next load.
-func (s *Server) dryRunConfig(path string, next map[string]any) (*config.Config, error) {
-	data, err := config.Marshal(next)
-	if err != nil {
-		return nil, tools.Errorf(tools.CodeInvalidParams, "invalid config: %v", err)
+func draftIssues(d *config.Draft) string {
+	if d.LoadErr != nil {
+		return loadCause(d.LoadErr).Error()
 	}
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, tools.Errorf(protocol.ErrUnavailable, "config dir: %v", err)
-	}
-	f, err := os.CreateTemp(dir, ".openclaw-validate-*.json")
-	if err != nil {
-		return nil, tools.Errorf(protocol.ErrUnavailable, "validate config: %v", err)
-	}
-	name := f.Name()
-	defer os.Remove(name)
-	_, werr := f.Write(data)
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr != nil {
-		return nil, tools.Errorf(protocol.ErrUnavailable, "validate config: %v", werr)
-	}
-	cfg, err := config.Load(name, s.opts.Getenv)
-	if err != nil {
-		return nil, tools.Errorf(protocol.ErrInvalidRequest, "invalid config: %s", strings.ReplaceAll(err.Error(), name, path))
-	}
-	if !cfg.Valid() {
-		parts := make([]string, len(cfg.Issues))
-		for i, is := range cfg.Issues {
-			parts[i] = displayKey(is.Path) + ": " + is.Message
-		}
-		return nil, tools.Errorf(protocol.ErrInvalidRequest, "invalid config: %s", strings.Join(parts, "; ")).
-			WithDetails(map[string]any{"issues": cfg.Issues})
-	}
-	return cfg, nil
-}
-
-func currentIssues(d *diskConfig) string {
-	if d.loadErr != nil {
-		return d.loadErr.Error()
-	}
-	parts := make([]string, len(d.loaded.Issues))
-	for i, is := range d.loaded.Issues {
+	issues := d.Current.Issues()
+	parts := make([]string, len(issues))
+	for i, is := range issues {
 		parts[i] = displayKey(is.Path) + ": " + is.Message
 	}
 	return strings.Join(parts, "; ")
 }
 
-func guardedChanges(changed []string) []string {
+// hashlessPatchPrefixes are the paths a config.patch may change without
+// baseHash (last writer wins), as in the original: UI preferences only.
+var hashlessPatchPrefixes = []string{"ui.prefs"}
+
+// hashGuarded lists changed paths outside hashlessPatchPrefixes.
+func hashGuarded(changed []string) []string {
 	var out []string
 	for _, c := range changed {
-		for _, g := range guardedConfigPaths {
-			if c == g || strings.HasPrefix(c, g+".") {
-				out = append(out, c)
-				break
-			}
+		if !slices.ContainsFunc(hashlessPatchPrefixes, func(p string) bool { return c == p || strings.HasPrefix(c, p+".") }) {
+			out = append(out, c)
 		}
 	}
 	return out
+}
+
+// hashlessStructureOK mirrors the original's hasHashlessPatchLwwStructure:
+// along each hashless prefix present in the patch, every level must be an
+// object.
+func hashlessStructureOK(patch map[string]any) bool {
+	for _, prefix := range hashlessPatchPrefixes {
+		var node any = patch
+		for _, seg := range strings.Split(prefix, ".") {
+			m, ok := node.(map[string]any)
+			if !ok {
+				return false
+			}
+			next, has := m[seg]
+			if !has {
+				break
+			}
+			if _, ok := next.(map[string]any); !ok {
+				return false
+			}
+			node = next
+		}
+	}
+	return true
 }
 
 // destructiveArrays lists changed paths where an existing array is

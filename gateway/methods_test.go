@@ -364,3 +364,73 @@ func TestConfigAuthRotation(t *testing.T) {
 		t.Errorf("old token still accepted")
 	}
 }
+
+// Base-hash rules match the original (peer 2026.9.6): a hashless
+// config.patch may change only ui.prefs; its refusal names the paths and
+// says "with baseHash"; with no config file a baseHash is accepted.
+func TestConfigWriteBaseHashRulesMatchOriginal(t *testing.T) {
+	dir := t.TempDir()
+	cfgPath := filepath.Join(dir, "openclaw.json")
+	ts := startServer(t, Options{Paths: config.Paths{StateDir: dir, ConfigPath: cfgPath}, ConfigPollInterval: -1})
+	c := dialConnected(t, ts.url)
+
+	// No file yet: any baseHash is accepted, for set and patch.
+	if f := c.call("config.patch", map[string]any{"raw": `{tools: {profile: "coding"}}`, "baseHash": "not-a-real-hash"}); !f.OK {
+		t.Fatalf("patch with a baseHash and no config file: %+v", f.Error)
+	}
+	raw, _ := os.ReadFile(cfgPath)
+	hash := config.HashRaw(raw)
+
+	// A hashless patch of tools.profile is refused, naming the path.
+	f := c.call("config.patch", map[string]any{"raw": `{tools: {profile: "full"}}`})
+	if f.OK || f.Error.Code != "INVALID_REQUEST" ||
+		f.Error.Message != "config base hash required for tools.profile; re-run config.get and retry with baseHash" {
+		t.Errorf("hashless tools.profile patch: %s %+v", f.Payload, f.Error)
+	}
+	// ui.prefs is last-writer-wins: no hash needed.
+	if f := c.call("config.patch", map[string]any{"raw": `{ui: {prefs: {theme: "dark"}}}`}); !f.OK {
+		t.Errorf("hashless ui.prefs patch: %+v", f.Error)
+	}
+	// ui.prefs that is not an object fails the structure check.
+	if f := c.call("config.patch", map[string]any{"raw": `{ui: {prefs: 5}}`}); f.OK ||
+		f.Error.Message != "config base hash required; re-run config.get and retry" {
+		t.Errorf("hashless ui.prefs scalar: %+v", f.Error)
+	}
+	if after, _ := os.ReadFile(cfgPath); !strings.Contains(string(after), `"profile": "coding"`) || config.HashRaw(after) == hash {
+		t.Errorf("file after hashless patches:\n%s", after)
+	}
+	// With the file gone again, config.set with a stale baseHash is accepted.
+	if err := os.Remove(cfgPath); err != nil {
+		t.Fatal(err)
+	}
+	if f := c.call("config.set", map[string]any{"raw": `{tools: {profile: "minimal"}}`, "baseHash": hash}); !f.OK {
+		t.Errorf("set with a baseHash and no config file: %+v", f.Error)
+	}
+}
+
+// A reader (operator.read) can read the config but not write it: set,
+// patch and apply are admin-only and leave the file untouched.
+func TestConfigWritesNeedAdmin(t *testing.T) {
+	dir := t.TempDir()
+	cfgPath := filepath.Join(dir, "openclaw.json")
+	writeFile(t, cfgPath, `{tools: {profile: "coding"}}`)
+	ts := startServer(t, Options{Paths: config.Paths{StateDir: dir, ConfigPath: cfgPath}, ConfigPollInterval: -1})
+	r := dialConnected(t, ts.url, readScopes)
+	get := r.call("config.get", nil)
+	if !get.OK {
+		t.Fatalf("reader config.get: %+v", get.Error)
+	}
+	hash := decode[map[string]any](t, get.Payload)["hash"]
+	for _, m := range []string{"config.set", "config.patch", "config.apply"} {
+		f := r.call(m, map[string]any{"raw": `{tools: {profile: "full"}}`, "baseHash": hash})
+		if f.OK || f.Error == nil || f.Error.Message != "missing scope: operator.admin" {
+			t.Errorf("reader %s: %s %+v", m, f.Payload, f.Error)
+		}
+	}
+	if after, _ := os.ReadFile(cfgPath); string(after) != `{tools: {profile: "coding"}}` {
+		t.Errorf("a reader changed the config:\n%s", after)
+	}
+	if ts.s.Config().String("tools.profile", "") != "coding" {
+		t.Errorf("a reader changed the running config")
+	}
+}

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/openclaw-go/openclaw/config"
@@ -25,38 +27,53 @@ func loadConfig(paths config.Paths, getenv func(string) string) (*config.Config,
 		return nil, fmt.Errorf("gateway config: %w", err)
 	}
 	if !cfg.Valid() {
-		return nil, fmt.Errorf("gateway config: %s", config.FormatIssues(paths.ConfigPath, cfg.Issues))
+		return nil, fmt.Errorf("gateway config: %s", config.FormatIssues(paths.ConfigPath, cfg.Issues()))
 	}
 	return cfg, nil
 }
+
+// reloadTimeout bounds a SIGUSR1 or scheduled reload; the watcher's
+// reloads run under the server's loop context instead.
+const reloadTimeout = 30 * time.Second
 
 // Reload is the SIGUSR1 in-place restart: re-read the config from disk and
 // apply it, keeping the listener and every connection. An unreadable or
 // invalid file keeps the config in force and is reported.
 func (s *Server) Reload() error {
 	s.log.Infof("in-place restart: reloading config")
-	_, err := s.reloadFromDisk(true)
+	ctx, cancel := context.WithTimeout(context.Background(), reloadTimeout)
+	defer cancel()
+	_, err := s.reloadFromDisk(ctx, true)
 	return err
 }
 
 // reloadFromDisk loads and validates the config file and applies it when
 // its hash changed (or always with force). It reports whether it applied.
-func (s *Server) reloadFromDisk(force bool) (bool, error) {
+// It holds configMu from load to apply, so a config.set/patch/apply can
+// neither land between them nor be undone by an older load.
+func (s *Server) reloadFromDisk(ctx context.Context, force bool) (bool, error) {
 	path := s.paths.ConfigPath
 	if path == "" {
 		return false, nil
 	}
-	cfg, err := config.Load(path, s.opts.Getenv)
+	s.configMu.Lock()
+	defer s.configMu.Unlock()
+	cfg, err := config.LoadContext(ctx, path, s.opts.Getenv)
+	if hook := s.watch.afterLoad.Load(); hook != nil {
+		(*hook)()
+	}
 	if err != nil {
+		err = loadCause(err)
 		s.log.Warnf("config reload skipped, keeping the last good config: %v", err)
 		return false, fmt.Errorf("config reload: %w", err)
 	}
 	if !cfg.Valid() {
-		msg := config.FormatIssues(path, cfg.Issues)
+		msg := config.FormatIssues(path, cfg.Issues())
 		s.log.Warnf("config reload skipped, keeping the last good config: %s", msg)
 		return false, fmt.Errorf("config reload: %s", msg)
 	}
 	if !force && cfg.Hash == s.Config().Hash {
+		s.watch.remember(cfg)
 		return false, nil
 	}
 	if err := s.applyConfig(cfg); err != nil {
@@ -69,13 +86,24 @@ func (s *Server) reloadFromDisk(force bool) (bool, error) {
 
 // applyConfig swaps in a validated config, re-resolves auth when it came
 // from the file (sockets authorized by a rotated secret are closed 4001),
-// and announces config.changed.
+// and announces config.changed. The caller holds configMu.
+//
+// Auth never weakens here: a config that would leave the gateway with no
+// secret (mode none, an empty or removed token or password, a deleted or
+// emptied openclaw.json) keeps the auth in force, with a log line, until a
+// restart; the rest of the config applies. Rotating a secret or switching
+// between token and password is not weakening.
 func (s *Server) applyConfig(cfg *config.Config) error {
 	old := s.auth.Load()
 	if !s.authFromOpts {
 		next, err := resolveAuth(&s.opts, cfg)
 		if err != nil {
 			return err
+		}
+		if old.secured() && !next.secured() {
+			s.log.Warnf("config reload: refusing to weaken gateway auth (%s → %s without a secret); keeping the previous auth until a restart (start with --auth none to run without auth)",
+				old.mode, next.mode)
+			next = *old
 		}
 		if !isLoopbackHost(s.host) && !next.secured() {
 			return errors.New("config would leave a non-loopback gateway without auth")
@@ -94,7 +122,7 @@ func (s *Server) applyConfig(cfg *config.Config) error {
 		}
 	}
 	s.cfg.Store(cfg)
-	s.watch.remember(s.paths.ConfigPath, cfg.Hash)
+	s.watch.remember(cfg)
 	return s.broadcast(protocol.EventConfigChanged, protocol.ConfigChangedPayload{
 		Path: s.paths.ConfigPath, Hash: cfg.Hash, TS: nowMs(),
 	}, nil, false)
@@ -108,6 +136,9 @@ type configWatch struct {
 	exists  bool
 	hash    string
 	pending bool
+	// afterLoad runs between a reload's load and its apply (tests widen
+	// the race window with it).
+	afterLoad atomic.Pointer[func()]
 }
 
 func (w *configWatch) init(cfg *config.Config) {
@@ -119,19 +150,18 @@ func (w *configWatch) init(cfg *config.Config) {
 	}
 }
 
-// remember records the file state after our own write, so the poll does
-// not announce it a second time.
-func (w *configWatch) remember(path, hash string) {
+// remember records the file state a load or write saw: the stat of the
+// very bytes loaded, never a fresh stat, so an edit made after the load is
+// still noticed by the next poll.
+func (w *configWatch) remember(cfg *config.Config) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.hash = hash
-	if st, err := os.Stat(path); path != "" && err == nil {
-		w.mod, w.size, w.exists = st.ModTime(), st.Size(), true
-	}
+	w.hash = cfg.Hash
+	w.mod, w.size, w.exists = cfg.ModTime, cfg.Size, cfg.Exists
 }
 
-// changed reports whether the file differs from the last poll, and whether
-// a change seen earlier has now settled (debounce: one quiet poll).
+// poll reports whether a change seen earlier has now settled (debounce:
+// one quiet poll after the file's mtime, size or existence changed).
 func (w *configWatch) poll(path string) (settled bool) {
 	st, err := os.Stat(path)
 	exists := err == nil
@@ -154,16 +184,26 @@ func (w *configWatch) poll(path string) (settled bool) {
 	return false
 }
 
-// watchConfigLoop polls the config file (mtime+size, every 500 ms) and hot
-// reloads it once a change has settled. No fsnotify: polling works on
-// every filesystem, editors' rename-writes included.
+// watchConfigLoop removes temp files left by interrupted config writes,
+// then polls the config file (mtime+size, every 500 ms) and hot reloads it
+// once a change has settled. No fsnotify: polling works on every
+// filesystem, editors' rename-writes included. Loads run under ctx, so
+// shutdown never waits for a slow load.
 func (s *Server) watchConfigLoop(ctx context.Context) {
-	if s.opts.ConfigPollInterval < 0 || s.paths.ConfigPath == "" {
+	if s.paths.ConfigPath == "" {
+		return
+	}
+	if removed, err := config.CleanTemp(ctx, s.paths.ConfigPath); err != nil {
+		s.log.Warnf("config temp cleanup: %v", err)
+	} else if len(removed) > 0 {
+		s.log.Infof("removed %d temp file(s) left by interrupted config writes: %s", len(removed), strings.Join(removed, ", "))
+	}
+	if s.opts.ConfigPollInterval < 0 {
 		return
 	}
 	every(ctx, s.opts.ConfigPollInterval, func() {
 		if s.watch.poll(s.paths.ConfigPath) {
-			_, _ = s.reloadFromDisk(false)
+			_, _ = s.reloadFromDisk(ctx, false)
 		}
 	})
 }

@@ -1,0 +1,93 @@
+package config
+
+import (
+	"encoding/json"
+
+	"github.com/openclaw-go/openclaw/policy"
+)
+
+// GatewaySection is the typed `gateway` block.
+type GatewaySection struct {
+	Port           int                `json:"port"`
+	Bind           string             `json:"bind"`
+	CustomBindHost string             `json:"customBindHost"`
+	Mode           string             `json:"mode"`
+	Auth           GatewayAuthSection `json:"auth"`
+	Remote         GatewayRemote      `json:"remote"`
+}
+
+// GatewayAuthSection is `gateway.auth`.
+type GatewayAuthSection struct {
+	Mode      string `json:"mode"`
+	Token     string `json:"token"`
+	Password  string `json:"password"`
+	RateLimit struct {
+		MaxAttempts    *int  `json:"maxAttempts"`
+		WindowMs       *int  `json:"windowMs"`
+		LockoutMs      *int  `json:"lockoutMs"`
+		ExemptLoopback *bool `json:"exemptLoopback"`
+	} `json:"rateLimit"`
+}
+
+// GatewayRemote is `gateway.remote` (the CLI's remote gateway).
+type GatewayRemote struct {
+	URL      string `json:"url"`
+	Token    string `json:"token"`
+	Password string `json:"password"`
+}
+
+// AgentsSection is the typed `agents` block.
+type AgentsSection struct {
+	Defaults struct {
+		Workspace string `json:"workspace"`
+	} `json:"defaults"`
+	List []AgentEntry `json:"list"`
+}
+
+// AgentEntry is one `agents.list[]` item.
+type AgentEntry struct {
+	ID        string             `json:"id"`
+	Name      string             `json:"name"`
+	Default   bool               `json:"default"`
+	Workspace string             `json:"workspace"`
+	Tools     *policy.ToolPolicy `json:"tools"`
+}
+
+// sections are decoded from Doc once per load; a section that does not
+// decode (a wrong type the schema check reports) is left zero.
+type sections struct {
+	gateway GatewaySection
+	tools   policy.ToolPolicy
+	agents  AgentsSection
+}
+
+func (c *Config) sections() *sections {
+	d := c.derived()
+	d.sectionsOnce.Do(func() {
+		decodeSection(c.Doc, "gateway", &d.sections.gateway)
+		decodeSection(c.Doc, "tools", &d.sections.tools)
+		decodeSection(c.Doc, "agents", &d.sections.agents)
+	})
+	return &d.sections
+}
+
+func decodeSection(doc map[string]any, key string, v any) {
+	raw, ok := doc[key]
+	if !ok {
+		return
+	}
+	b, err := json.Marshal(raw)
+	if err == nil {
+		_ = json.Unmarshal(b, v)
+	}
+}
+
+// Gateway is the typed `gateway` section (decoded once per load; do not
+// modify).
+func (c *Config) Gateway() *GatewaySection { return &c.sections().gateway }
+
+// Tools is the typed `tools` section, the global tool policy.
+func (c *Config) Tools() *policy.ToolPolicy { return &c.sections().tools }
+
+// Agents is the typed `agents` section.
+func (c *Config) Agents() *AgentsSection { return &c.sections().agents }
