@@ -2,6 +2,7 @@ package commands
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -18,7 +19,7 @@ func (r *runtime) configCommand() *cli.Command {
 		Usage: "read and write openclaw.json (JSON5; writes are atomic and keep a .bak)",
 		Subcommands: []*cli.Command{
 			{
-				Name: "get", Usage: "print the value at a dot/bracket path (the whole config without one)",
+				Name: "get", Usage: "print the value at a dot/bracket path (its schema default when unset; the whole config without one)",
 				ArgsUsage:   "[path]",
 				Description: "EXAMPLES:\n   openclaw config get gateway.port\n   openclaw config get 'agents.list[0].id' --json",
 				Flags:       outputFlags(),
@@ -30,14 +31,17 @@ func (r *runtime) configCommand() *cli.Command {
 				Description: "EXAMPLES:\n   openclaw config set tools.profile coding\n   openclaw config set tools.deny '[\"exec\"]'\n   openclaw config set gateway.port 18790 --dry-run",
 				Flags: append(outputFlags(),
 					&cli.BoolFlag{Name: "strict-json", Usage: "VALUE must be JSON5; never fall back to a string"},
-					&cli.BoolFlag{Name: "dry-run", Usage: "validate and show the change without writing"}),
+					&cli.BoolFlag{Name: "dry-run", Usage: "validate and show the change without writing"},
+					&cli.BoolFlag{Name: "force", Usage: "write a key the schema does not know (validate will warn about it)"},
+					baseHashFlag()),
 				Action: r.configSet,
 			},
 			{
 				Name: "unset", Usage: "remove the value at a path",
 				ArgsUsage: "<path>",
-				Flags:     append(outputFlags(), &cli.BoolFlag{Name: "dry-run", Usage: "show the change without writing"}),
-				Action:    r.configUnset,
+				Flags: append(outputFlags(), &cli.BoolFlag{Name: "dry-run", Usage: "show the change without writing"},
+					baseHashFlag()),
+				Action: r.configUnset,
 			},
 			{
 				Name: "validate", Usage: "check the config against the schema (unknown keys are warnings)",
@@ -74,6 +78,10 @@ func (r *runtime) configCommand() *cli.Command {
 	}
 }
 
+func baseHashFlag() cli.Flag {
+	return &cli.StringFlag{Name: "base-hash", Usage: "write only if the file's hash is still `HASH` (from config validate --json); else fail"}
+}
+
 func (r *runtime) configGet(c *cli.Context) error {
 	cfg, err := r.Config(c)
 	if err != nil {
@@ -90,13 +98,27 @@ func (r *runtime) configGet(c *cli.Context) error {
 		return tools.Errorf(tools.CodeUsage, "%v", err)
 	}
 	v, ok := cfg.Get(path)
-	if !ok {
-		if _, err := config.SchemaLookup(path); err == nil {
-			return tools.Errorf(tools.CodeNotFound, "Config path is valid but unset: %s. The runtime default applies until you set an authored value with openclaw config set %s <value>.", path, path)
-		}
-		return tools.Errorf(tools.CodeNotFound, "Config path not found: %s.", path)
+	if ok {
+		return r.emit(c, renderPlain, mustJSON(v))
 	}
-	return r.emit(c, renderPlain, mustJSON(v))
+	// Unset: the schema default is the effective value.
+	if def, ok := config.SchemaDefault(path); ok {
+		tty := r.stdoutTTY()
+		return r.emit(c, func(w io.Writer, v gjson.Result) error {
+			if err := renderPlain(w, v); err != nil {
+				return err
+			}
+			if tty {
+				_, err := fmt.Fprintf(r.stderr, "(default: %s is not set in %s)\n", path, cfg.Path)
+				return err
+			}
+			return nil
+		}, mustJSON(def))
+	}
+	if config.KnownPath(path) {
+		return tools.Errorf(tools.CodeNotFound, "Config path is valid but unset: %s (no default). Set it with openclaw config set %s <value>.", path, path)
+	}
+	return tools.Errorf(tools.CodeNotFound, "Config path not found: %s.", path)
 }
 
 // renderPlain prints strings and numbers bare, anything else as indented JSON.
@@ -107,28 +129,6 @@ func renderPlain(w io.Writer, v gjson.Result) error {
 		return err
 	}
 	return writeIndented(w, json.RawMessage(v.Raw))
-}
-
-// authored loads the file as written (no $include merge, no ${VAR}
-// substitution) so a write never flattens includes or bakes in secrets.
-func (r *runtime) authored(c *cli.Context) (*config.Config, map[string]any, error) {
-	cfg, err := r.Config(c)
-	if err != nil {
-		return nil, nil, err
-	}
-	doc := map[string]any{}
-	if cfg.Exists && len(strings.TrimSpace(string(cfg.Raw))) > 0 {
-		v, err := config.ParseJSON5(cfg.Raw)
-		if err != nil {
-			return nil, nil, fmt.Errorf("config %s: %w", cfg.Path, err)
-		}
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil, nil, fmt.Errorf("config %s: the top level must be an object", cfg.Path)
-		}
-		doc = m
-	}
-	return cfg, doc, nil
 }
 
 // refuseThroughInclude fails closed when a path runs through an object
@@ -157,12 +157,17 @@ func (r *runtime) configSet(c *cli.Context) error {
 		return usageError("config set takes <path> <value>")
 	}
 	path, raw := c.Args().Get(0), c.Args().Get(1)
-	cfg, doc, err := r.authored(c)
-	if err != nil {
-		return err
+	if _, err := config.ParsePath(path); err != nil {
+		return tools.Errorf(tools.CodeUsage, "%v", err)
 	}
-	if err := refuseThroughInclude(doc, path); err != nil {
-		return err
+	if !c.Bool("force") && !config.KnownPath(path) {
+		msg := "config set " + path + ": unknown config key (not in the schema)"
+		if s := config.SuggestPath(path); s != "" {
+			msg += "; did you mean " + s + "?"
+		} else {
+			msg += "."
+		}
+		return tools.Errorf(tools.CodeUsage, "%s Use --force to write it anyway.", msg)
 	}
 	value, err := config.ParseJSON5([]byte(raw))
 	if err != nil {
@@ -171,11 +176,12 @@ func (r *runtime) configSet(c *cli.Context) error {
 		}
 		value = raw
 	}
-	before := deepCopy(doc)
-	if err := config.SetPath(doc, path, value); err != nil {
-		return tools.Errorf(tools.CodeUsage, "config set %s: %v", path, err)
-	}
-	return r.writeConfig(c, cfg, before, doc, path)
+	return r.editConfig(c, path, func(d *config.Draft) error {
+		if err := config.SetPath(d.Doc, path, value); err != nil {
+			return tools.Errorf(tools.CodeUsage, "config set %s: %v", path, err)
+		}
+		return nil
+	})
 }
 
 func (r *runtime) configUnset(c *cli.Context) error {
@@ -183,51 +189,78 @@ func (r *runtime) configUnset(c *cli.Context) error {
 		return usageError("config unset takes <path>")
 	}
 	path := c.Args().First()
-	cfg, doc, err := r.authored(c)
-	if err != nil {
-		return err
+	if _, err := config.ParsePath(path); err != nil {
+		return tools.Errorf(tools.CodeUsage, "%v", err)
 	}
-	if err := refuseThroughInclude(doc, path); err != nil {
-		return err
-	}
-	before := deepCopy(doc)
-	ok, err := config.UnsetPath(doc, path)
-	if err != nil {
-		return tools.Errorf(tools.CodeUsage, "config unset %s: %v", path, err)
-	}
-	if !ok {
-		return tools.Errorf(tools.CodeNotFound, "Config path not found: %s. Nothing was changed.", path)
-	}
-	return r.writeConfig(c, cfg, before, doc, path)
+	return r.editConfig(c, path, func(d *config.Draft) error {
+		if _, err := config.UnsetPath(d.Doc, path); err != nil {
+			return tools.Errorf(tools.CodeUsage, "config unset %s: %v", path, err)
+		}
+		return nil
+	})
 }
 
-// writeConfig validates, writes (unless --dry-run) and reports what changed.
-func (r *runtime) writeConfig(c *cli.Context, cfg *config.Config, before, after map[string]any, path string) error {
-	issues, _ := config.Validate(after)
-	if len(issues) > 0 {
-		return tools.Errorf(tools.CodeFailed, "Config validation failed: %s", issueLine(issues)).
-			WithDetails(map[string]any{"issues": issues})
+// editConfig runs one CLI edit through config.Edit, the write path the
+// gateway uses too: file lock, --base-hash compare-and-set, validation as
+// the file will load ($include, ${VAR}), atomic write with .bak (0600).
+// It prints the warnings validate would print.
+func (r *runtime) editConfig(c *cli.Context, path string, change func(*config.Draft) error) error {
+	p, err := r.Paths(c)
+	if err != nil {
+		return err
 	}
-	changed := config.ChangedPaths(before, after)
-	out := map[string]any{"ok": true, "path": cfg.Path, "changed": nonNil(changed), "dryRun": c.Bool("dry-run")}
-	if len(changed) == 0 {
+	opts := config.EditOptions{Getenv: r.getenv, DryRun: c.Bool("dry-run")}
+	if c.IsSet("base-hash") {
+		h := c.String("base-hash")
+		opts.BaseHash = &h
+	}
+	var hadComments bool
+	res, err := config.Edit(c.Context, p.ConfigPath, opts, func(d *config.Draft) error {
+		if d.ParseErr != nil {
+			return tools.Errorf(tools.CodeFailed, "%v (fix it first: openclaw config validate; the previous version is in %s.bak)", d.ParseErr, d.Path)
+		}
+		if err := refuseThroughInclude(d.Doc, path); err != nil {
+			return err
+		}
+		hadComments = d.Exists && config.HasComments(d.Raw)
+		return change(d)
+	})
+	var inv *config.InvalidError
+	switch {
+	case errors.Is(err, config.ErrStaleHash):
+		return tools.Errorf(tools.CodeFailed, "config changed since last load (--base-hash is stale); re-read it and retry")
+	case errors.As(err, &inv):
+		if len(inv.Issues) > 0 {
+			return tools.Errorf(tools.CodeFailed, "Config validation failed: %s", issueLine(inv.Issues)).
+				WithDetails(map[string]any{"issues": inv.Issues})
+		}
+		return tools.Errorf(tools.CodeFailed, "Config validation failed: %v", inv.Err)
+	case err != nil:
+		return err
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(r.stderr, "warning: %s\n", w)
+	}
+	out := map[string]any{"ok": true, "path": res.Path, "changed": nonNil(res.Changed), "dryRun": res.DryRun,
+		"hash": res.Hash, "warnings": nonNil(res.Warnings)}
+	if res.Noop {
 		out["noop"] = true
+		if c.Command.Name == "unset" {
+			out["message"] = "Nothing to unset: " + path + " is not set"
+		}
 		return r.emit(c, renderConfigWrite, mustJSON(out))
 	}
-	if !c.Bool("dry-run") {
-		if cfg.Exists && hasComments(cfg.Raw) {
-			fmt.Fprintf(r.stderr, "warning: Config write will strip JSON5 comments from %s (the old file is kept as %s.bak).\n", cfg.Path, cfg.Path)
-		}
-		hash, err := config.Write(cfg.Path, after)
-		if err != nil {
-			return fmt.Errorf("config write: %w", err)
-		}
-		out["hash"] = hash
+	if hadComments && !res.DryRun {
+		fmt.Fprintf(r.stderr, "warning: Config write will strip JSON5 comments from %s (the old file is kept as %s.bak).\n", res.Path, res.Path)
 	}
 	return r.emit(c, renderConfigWrite, mustJSON(out))
 }
 
 func renderConfigWrite(w io.Writer, v gjson.Result) error {
+	if m := v.Get("message"); m.Exists() {
+		_, err := fmt.Fprintln(w, m.String())
+		return err
+	}
 	if v.Get("noop").Bool() {
 		_, err := fmt.Fprintln(w, "No change")
 		return err
@@ -247,21 +280,37 @@ func (r *runtime) configValidate(c *cli.Context) error {
 	}
 	cfg, err := config.Load(p.ConfigPath, r.getenv)
 	if err != nil {
+		var le *config.LoadError
+		if errors.As(err, &le) {
+			msg := le.Err.Error()
+			if le.HasBackup {
+				msg += " (the previous version is in " + le.Path + ".bak)"
+			}
+			err = errors.New(msg)
+		}
 		return tools.Errorf(tools.CodeFailed, "%v", err).WithDetails(map[string]any{"valid": false, "path": p.ConfigPath})
+	}
+	if !cfg.Exists {
+		out := map[string]any{"valid": true, "exists": false, "path": cfg.Path, "warnings": []config.Issue{},
+			"message": "No config file at " + cfg.Path + "; defaults apply (nothing to validate)."}
+		return r.emit(c, func(w io.Writer, v gjson.Result) error {
+			_, err := fmt.Fprintln(w, v.Get("message").String())
+			return err
+		}, mustJSON(out))
 	}
 	issues, warnings := config.Validate(cfg.Doc)
 	if len(issues) > 0 {
 		return tools.Errorf(tools.CodeFailed, "%s", config.FormatIssues(cfg.Path, issues)).
 			WithDetails(map[string]any{"valid": false, "path": cfg.Path, "issues": issues, "warnings": warnings})
 	}
-	out := map[string]any{"valid": true, "path": cfg.Path, "exists": cfg.Exists, "warnings": warnings}
+	for _, w := range warnings {
+		fmt.Fprintf(r.stderr, "warning: %s\n", config.FormatWarning(w))
+	}
+	out := map[string]any{"valid": true, "path": cfg.Path, "exists": cfg.Exists, "hash": cfg.Hash, "warnings": warnings}
 	if warnings == nil {
 		out["warnings"] = []config.Issue{}
 	}
 	return r.emit(c, func(w io.Writer, v gjson.Result) error {
-		for _, wr := range v.Get("warnings").Array() {
-			fmt.Fprintf(r.stderr, "warning: %s: %s\n", wr.Get("path").String(), wr.Get("message").String())
-		}
 		_, err := fmt.Fprintf(w, "Config valid: %s\n", v.Get("path").String())
 		return err
 	}, mustJSON(out))
@@ -273,19 +322,4 @@ func issueLine(issues []config.Issue) string {
 		parts[i] = is.Path + ": " + is.Message
 	}
 	return strings.Join(parts, "; ")
-}
-
-func hasComments(raw []byte) bool {
-	s := string(raw)
-	return strings.Contains(s, "//") || strings.Contains(s, "/*")
-}
-
-func deepCopy(m map[string]any) map[string]any {
-	b, err := json.Marshal(m)
-	if err != nil {
-		return map[string]any{}
-	}
-	out := map[string]any{}
-	_ = json.Unmarshal(b, &out)
-	return out
 }
