@@ -18,6 +18,7 @@ var Version = "2026.9.6-go"
 // Main runs the CLI and returns the process exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	r := newRuntime(stdin, stdout, stderr)
+	r.io = newIOStreams(stdin, stdout, stderr, r.getenv, hasFlag(args, "no-color"))
 	app := r.newApp()
 	if completionRequested(args) {
 		complete(app, args, r.getenv("OPENCLAW_COMPLETE"), stdout)

@@ -23,8 +23,8 @@ func TestDurationValueTakesSeconds(t *testing.T) {
 func TestDashFlags(t *testing.T) {
 	for in, want := range map[string]string{
 		`invalid value "5" for flag -timeout: parse error`: `invalid value "5" for flag --timeout: parse error`,
-		`flag provided but not defined: -bogus`:             `flag provided but not defined: --bogus`,
-		`flag provided but not defined: -x`:                 `flag provided but not defined: -x`,
+		`flag provided but not defined: -bogus`:            `flag provided but not defined: --bogus`,
+		`flag provided but not defined: -x`:                `flag provided but not defined: -x`,
 	} {
 		if got := dashFlags(in); got != want {
 			t.Errorf("dashFlags(%q) = %q, want %q", in, got, want)

@@ -97,17 +97,17 @@ func (r *runtime) healthCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			return r.emit(c, renderHealth, res)
+			return r.emit(c, r.renderHealth, res)
 		},
 	}
 }
 
-func renderHealth(w io.Writer, v gjson.Result) error {
+func (r *runtime) renderHealth(w io.Writer, v gjson.Result) error {
 	status := "ok"
 	if !v.Get("ok").Bool() {
 		status = "not ok"
 	}
-	_, err := fmt.Fprintf(w, "Gateway: %s (default agent %s, %d agents, %d sessions)\n", status,
+	_, err := fmt.Fprintf(w, "Gateway: %s (default agent %s, %d agents, %d sessions)\n", r.io.Palette(false).Status(status),
 		v.Get("defaultAgentId").String(), len(v.Get("agents").Array()), v.Get("sessions.count").Int())
 	return err
 }

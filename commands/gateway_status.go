@@ -70,11 +70,11 @@ func (r *runtime) gatewayStatus(c *cli.Context) error {
 		}()
 	}
 	wg.Wait()
-	return r.emit(c, renderGatewayStatus, mustJSON(out))
+	return r.emit(c, r.renderGatewayStatus, mustJSON(out))
 }
 
-func renderGatewayStatus(w io.Writer, v gjson.Result) error {
-	_, err := fmt.Fprintf(w, "Gateway %s: reachable in %d ms\n  server   %s (protocol %d, conn %s)\n  auth     %s as %s [%s]\n  methods  %d\n  clients  %d connected\n",
+func (r *runtime) renderGatewayStatus(w io.Writer, v gjson.Result) error {
+	_, err := fmt.Fprintf(w, "Gateway %s: "+r.io.Palette(false).Status("reachable")+" in %d ms\n  server   %s (protocol %d, conn %s)\n  auth     %s as %s [%s]\n  methods  %d\n  clients  %d connected\n",
 		v.Get("url").String(), v.Get("connectMs").Int(),
 		v.Get("server.version").String(), v.Get("protocol").Int(), v.Get("server.connId").String(),
 		v.Get("auth.method").String(), v.Get("auth.role").String(), joinStrings(v.Get("auth.scopes")),

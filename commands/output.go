@@ -77,7 +77,7 @@ type errorEnvelope struct {
 func (r *runtime) report(err error, jsonOut bool) int {
 	te := tools.AsError(err)
 	msg := strings.TrimSpace(te.Message)
-	fmt.Fprintf(r.stderr, "openclaw: %s\n", msg)
+	fmt.Fprintf(r.stderr, "%s %s\n", r.io.Palette(true).Red("openclaw:"), msg)
 	if jsonOut {
 		var env any = errorEnvelope{OK: false, Error: te}
 		var ce *client.CallError

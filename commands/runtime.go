@@ -17,6 +17,8 @@ type runtime struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	getenv         func(string) string
+	// io decides terminals, colour and width once (iostreams.go).
+	io *IOStreams
 	// urlFlag is true when --url was typed on this command line: then even
 	// a local tool relays. A URL from the environment or config relays only
 	// gateway and browser actions (local tools need --remote).
@@ -27,7 +29,8 @@ type runtime struct {
 }
 
 func newRuntime(stdin io.Reader, stdout, stderr io.Writer) *runtime {
-	return &runtime{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv}
+	return &runtime{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv,
+		io: newIOStreams(stdin, stdout, stderr, os.Getenv, false)}
 }
 
 // Paths resolves the state dir and config path from --profile/--dev and the
@@ -89,9 +92,4 @@ func isTerminal(w io.Writer) bool {
 // jsonMode is true with --json or when stdout is not a terminal.
 func (r *runtime) jsonMode(c *cli.Context) bool {
 	return c.Bool("json") || !r.stdoutTTY()
-}
-
-// color is on only on a terminal, without NO_COLOR or --no-color.
-func (r *runtime) color(c *cli.Context) bool {
-	return r.stdoutTTY() && r.getenv("NO_COLOR") == "" && !c.Bool("no-color")
 }

@@ -1,32 +1,76 @@
 package commands
 
 import (
+	"bytes"
+	"fmt"
 	"io"
+	"regexp"
 	"strings"
-	"text/tabwriter"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
 )
 
 // writeTable prints a borderless, left-aligned table with the header as
-// given (no upper-casing) and two spaces between columns. It uses the
-// standard library's tabwriter: tablewriter's width tables cost ~3 ms of
-// init on every CLI start, for output only a few commands print.
-func writeTable(w io.Writer, header []string, rows [][]string) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.TabIndent)
-	line := func(cells []string) error {
-		clean := make([]string, len(cells))
+// given (no upper-casing, bold when p is on) and two spaces between
+// columns. tablewriter measures display width, so CJK text and emoji line
+// up (text/tabwriter counts code points). Its cost, measured: package init
+// about 0.4 ms on every process (twwidth 0.27 ms; GODEBUG=inittrace=1) and
+// about 0.4 ms per table (NewTable preallocates a 450 KB cache; see
+// BenchmarkRenderToolList). Trailing spaces are trimmed from every line.
+func writeTable(w io.Writer, p Palette, header []string, rows [][]string) error {
+	var buf bytes.Buffer
+	t := tablewriter.NewTable(&buf,
+		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
+			Borders: tw.BorderNone,
+			Settings: tw.Settings{
+				Separators: tw.Separators{BetweenColumns: tw.Off, BetweenRows: tw.Off, ShowHeader: tw.Off},
+				Lines:      tw.Lines{ShowHeaderLine: tw.Off, ShowTop: tw.Off, ShowBottom: tw.Off},
+			},
+		})),
+		tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithHeaderAlignment(tw.AlignLeft),
+		tablewriter.WithRowAlignment(tw.AlignLeft),
+		tablewriter.WithPadding(tw.Padding{Left: tw.Empty, Right: "  ", Overwrite: true}),
+		tablewriter.WithRowAutoWrap(tw.WrapNone),
+		tablewriter.WithHeaderAutoWrap(tw.WrapNone),
+		tablewriter.WithTrimSpace(tw.Off),
+	)
+	flat := strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
+	clean := func(cells []string) []string {
+		out := make([]string, len(cells))
 		for i, c := range cells {
-			clean[i] = strings.NewReplacer("\t", " ", "\n", " ").Replace(c)
+			out[i] = flat.Replace(c)
 		}
-		_, err := io.WriteString(tw, strings.Join(clean, "\t")+"\n")
-		return err
+		return out
 	}
-	if err := line(header); err != nil {
-		return err
+	hdr := clean(header)
+	for i := range hdr {
+		hdr[i] = p.Bold(hdr[i])
 	}
+	t.Header(hdr)
 	for _, r := range rows {
-		if err := line(r); err != nil {
-			return err
+		if err := t.Append(clean(r)); err != nil {
+			return fmt.Errorf("table: %w", err)
 		}
 	}
-	return tw.Flush()
+	if err := t.Render(); err != nil {
+		return fmt.Errorf("table: %w", err)
+	}
+	var out bytes.Buffer
+	// tablewriter closes a coloured cell again after its padding: drop the
+	// second reset so a line ends where its text ends.
+	text := doubleReset.ReplaceAllString(buf.String(), "$1$2")
+	for _, line := range strings.SplitAfter(text, "\n") {
+		if line == "" {
+			continue
+		}
+		out.WriteString(strings.TrimRight(line, " \n"))
+		out.WriteByte('\n')
+	}
+	_, err := w.Write(out.Bytes())
+	return err
 }
+
+var doubleReset = regexp.MustCompile("(\x1b\\[0m)( *)\x1b\\[0m")

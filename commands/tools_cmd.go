@@ -33,7 +33,7 @@ func (r *runtime) toolsCommand() *cli.Command {
 				Description: "EXAMPLES:\n   openclaw tools list\n   openclaw tools list --json | jq -r '.[].name'",
 				Flags:       outputFlags(),
 				Action: func(c *cli.Context) error {
-					return r.emit(c, renderToolList, mustJSON(listTools()))
+					return r.emit(c, r.renderToolList, mustJSON(listTools()))
 				},
 			},
 			{
@@ -84,7 +84,7 @@ func (r *runtime) toolsCommand() *cli.Command {
 					if res.Removed == nil {
 						out["removed"] = []policy.Removal{}
 					}
-					return r.emit(c, renderEffective, mustJSON(out))
+					return r.emit(c, r.renderEffective, mustJSON(out))
 				},
 			},
 		},
@@ -123,7 +123,7 @@ func listTools() []toolInfo {
 	return out
 }
 
-func renderToolList(w io.Writer, res gjson.Result) error {
+func (r *runtime) renderToolList(w io.Writer, res gjson.Result) error {
 	var rows [][]string
 	res.ForEach(func(_, t gjson.Result) bool {
 		rows = append(rows, []string{
@@ -135,22 +135,23 @@ func renderToolList(w io.Writer, res gjson.Result) error {
 		})
 		return true
 	})
-	return writeTable(w, []string{"tool", "groups", "profiles", "runs", "summary"}, rows)
+	return writeTable(w, r.io.Palette(false), []string{"tool", "groups", "profiles", "runs", "summary"}, rows)
 }
 
-func renderEffective(w io.Writer, res gjson.Result) error {
+func (r *runtime) renderEffective(w io.Writer, res gjson.Result) error {
+	p := r.io.Palette(false)
 	var rows [][]string
 	for _, t := range res.Get("allowed").Array() {
-		rows = append(rows, []string{t.String(), "allowed", ""})
+		rows = append(rows, []string{t.String(), p.Status("allowed"), ""})
 	}
 	for _, t := range res.Get("removed").Array() {
-		rows = append(rows, []string{t.Get("tool").String(), "removed", t.Get("step").String()})
+		rows = append(rows, []string{t.Get("tool").String(), p.Status("removed"), t.Get("step").String()})
 	}
-	if err := writeTable(w, []string{"tool", "status", "removed by"}, rows); err != nil {
+	if err := writeTable(w, p, []string{"tool", "status", "removed by"}, rows); err != nil {
 		return err
 	}
 	for _, wmsg := range res.Get("warnings").Array() {
-		if _, err := w.Write([]byte("warning: " + wmsg.String() + "\n")); err != nil {
+		if _, err := w.Write([]byte(p.Yellow("warning:") + " " + wmsg.String() + "\n")); err != nil {
 			return err
 		}
 	}

@@ -70,3 +70,83 @@ func TestTTYRendersHumanOutput(t *testing.T) {
 		t.Errorf("tty tools list: want a borderless table with lower-case header, got:\n%s", table)
 	}
 }
+
+// Colour: on a terminal by default; never with NO_COLOR, --no-color or
+// CLICOLOR=0; never in piped output unless CLICOLOR_FORCE asks for it, and
+// never inside JSON.
+func TestColourOnlyOnATerminal(t *testing.T) {
+	exe, err := exec.LookPath("openclaw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	base := []string{"HOME=" + dir, "OPENCLAW_STATE_DIR=" + filepath.Join(dir, ".openclaw"), "TERM=xterm-256color"}
+	var clean []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "NO_COLOR=") && !strings.HasPrefix(kv, "CLICOLOR") && !strings.HasPrefix(kv, "TERM=") {
+			clean = append(clean, kv)
+		}
+	}
+	run := func(useTTY bool, env []string, args ...string) (string, string) {
+		cmd := exec.Command(exe, args...)
+		cmd.Dir = dir
+		cmd.Env = append(append(append([]string{}, clean...), base...), env...)
+		if !useTTY {
+			var out, errb bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &errb
+			cmd.Run()
+			return out.String(), errb.String()
+		}
+		f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 200})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		var buf bytes.Buffer
+		done := make(chan struct{})
+		go func() { io.Copy(&buf, f); close(done) }()
+		cmd.Wait()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+		}
+		return buf.String(), ""
+	}
+	const esc = "\x1b["
+	if out, _ := run(true, nil, "tools", "list"); !strings.Contains(out, esc+"1mtool"+esc+"0m") {
+		t.Errorf("tty tools list: want a bold header, got %q", out)
+	}
+	if out, _ := run(true, nil, "tools", "effective"); !strings.Contains(out, esc+"32mallowed") {
+		t.Errorf("tty tools effective: want a green status, got %q", out)
+	}
+	if out, _ := run(true, nil, "read", "missing.txt"); !strings.Contains(out, esc+"31mopenclaw:") {
+		t.Errorf("tty error: want a red prefix, got %q", out)
+	}
+	for _, c := range []struct {
+		env  []string
+		args []string
+	}{
+		{[]string{"NO_COLOR=1"}, []string{"tools", "list"}},
+		{[]string{"CLICOLOR=0"}, []string{"tools", "list"}},
+		{nil, []string{"tools", "list", "--no-color"}},
+		{nil, []string{"--no-color", "tools", "effective"}},
+		{[]string{"NO_COLOR=1"}, []string{"read", "missing.txt"}},
+	} {
+		if out, _ := run(true, c.env, c.args...); strings.Contains(out, esc) {
+			t.Errorf("tty %v %v: want no colour, got %q", c.env, c.args, out)
+		}
+	}
+	if out, errOut := run(false, nil, "read", "missing.txt"); strings.Contains(out+errOut, esc) {
+		t.Errorf("piped: want no colour, got %q / %q", out, errOut)
+	}
+	out, errOut := run(false, []string{"CLICOLOR_FORCE=1"}, "read", "missing.txt")
+	if !strings.Contains(errOut, esc+"31mopenclaw:") {
+		t.Errorf("CLICOLOR_FORCE piped: want a red error prefix, got %q", errOut)
+	}
+	if strings.Contains(out, esc) {
+		t.Errorf("CLICOLOR_FORCE piped: JSON must stay plain, got %q", out)
+	}
+	if out, _ := run(false, []string{"CLICOLOR_FORCE=1"}, "tools", "list"); strings.Contains(out, esc) {
+		t.Errorf("CLICOLOR_FORCE piped tools list: JSON must stay plain, got %q", out)
+	}
+}
