@@ -1,12 +1,10 @@
 package fs
 
 import (
-	"bytes"
 	"context"
 	_ "embed"
 	"encoding/json"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 
@@ -67,9 +65,17 @@ func runEdit(ctx context.Context, env *tools.Env, params json.RawMessage) (any, 
 			return nil, tools.Errorf(tools.CodeInvalidParams, "edits[%d].oldText must not be empty in %s.", i, t.shown)
 		}
 	}
-	unlock := lockFile(t.real)
+	unlock, err := lockFile(ctx, t.real)
+	if err != nil {
+		return nil, err
+	}
 	defer unlock()
-	data, err := readRegular(t)
+	f, fi, err := openRegular(t, editKind)
+	if err != nil {
+		return nil, err
+	}
+	data, err := readAll(f, fi.Size())
+	f.Close()
 	if err != nil {
 		return nil, err
 	}
@@ -84,8 +90,8 @@ func runEdit(ctx context.Context, env *tools.Env, params json.RawMessage) (any, 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if err := writeKeepingMode(t.abs, []byte(bom+updated)); err != nil {
-		return nil, tools.AsError(err)
+	if err := commitFile(ctx, t, []byte(bom+updated), fi, unchanged(t, fi, data)); err != nil {
+		return nil, err
 	}
 	diff, first := lineDiff(strings.ReplaceAll(body, "\r\n", "\n"), strings.ReplaceAll(updated, "\r\n", "\n"))
 	text := fmt.Sprintf("Successfully replaced text in %s.", t.shown)
@@ -227,18 +233,4 @@ func applyEdits(body string, edits []replacement, shown string) (string, error) 
 			"No changes made to %s. The replacement produced identical content. This might indicate an issue with special characters or the text not existing as expected.", shown)
 	}
 	return out, nil
-}
-
-// writeKeepingMode rewrites an existing file in place (its mode, owner and
-// links stay as they are).
-func writeKeepingMode(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
-	if err != nil {
-		return err
-	}
-	if _, err := bytes.NewReader(data).WriteTo(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }

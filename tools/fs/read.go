@@ -4,11 +4,8 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
 	"strings"
-	"syscall"
 
 	"github.com/openclaw-go/openclaw/tools"
 )
@@ -58,9 +55,17 @@ func runRead(ctx context.Context, env *tools.Env, params json.RawMessage) (any, 
 	if err != nil {
 		return nil, err
 	}
-	unlock := lockFile(t.real)
+	unlock, err := lockFile(ctx, t.real)
+	if err != nil {
+		return nil, err
+	}
 	defer unlock()
-	data, err := readRegular(t)
+	f, fi, err := openRegular(t, readKind)
+	if err != nil {
+		return nil, err
+	}
+	data, err := readAll(f, fi.Size())
+	f.Close()
 	if err != nil {
 		return nil, err
 	}
@@ -78,30 +83,6 @@ func runRead(ctx context.Context, env *tools.Env, params json.RawMessage) (any, 
 		return tools.TextResult(text, nil), nil
 	}
 	return tools.TextResult(text, details), nil
-}
-
-// readRegular reads a regular file, with the tool's messages for a missing
-// file, a directory and special files (a FIFO would block).
-func readRegular(t *target) ([]byte, error) {
-	fi, err := os.Stat(t.abs)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
-			return nil, tools.Errorf(tools.CodeNotFound, "File not found: %s.", t.abs)
-		}
-		return nil, tools.AsError(err)
-	}
-	if fi.IsDir() {
-		return nil, tools.Errorf(tools.CodeFailed,
-			"Read requires a file path, but %s is a directory. List the directory, then read a specific file.", t.shown)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, tools.Errorf(tools.CodeFailed, "Read only supports regular files; no read was attempted: %s", t.shown)
-	}
-	data, err := os.ReadFile(t.abs)
-	if err != nil {
-		return nil, tools.AsError(err)
-	}
-	return data, nil
 }
 
 // readDetails is the Classic details object: present only when the page was

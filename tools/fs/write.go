@@ -4,6 +4,7 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -54,16 +55,32 @@ func runWrite(ctx context.Context, env *tools.Env, params json.RawMessage) (any,
 	if err != nil {
 		return nil, err
 	}
-	unlock := lockFile(t.real)
+	unlock, err := lockFile(ctx, t.real)
+	if err != nil {
+		return nil, err
+	}
 	defer unlock()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(filepath.Dir(t.abs), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(t.real), 0o755); err != nil {
 		return nil, tools.AsError(err)
 	}
-	if err := os.WriteFile(t.abs, []byte(content), 0o644); err != nil {
+	// Lstat is enough: the real path has no symlink left, and nothing is
+	// opened, so a FIFO or device here is refused without touching it.
+	prev, err := os.Lstat(t.real)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		prev = nil
+	case err != nil:
 		return nil, tools.AsError(err)
+	default:
+		if err := writeKind.check(t, prev); err != nil {
+			return nil, err
+		}
+	}
+	if err := commitFile(ctx, t, []byte(content), prev, nil); err != nil {
+		return nil, err
 	}
 	return tools.TextResult(fmt.Sprintf("Successfully wrote %d bytes to %s", len(content), t.shown), nil), nil
 }
