@@ -201,7 +201,7 @@ func TestEditRefusesConcurrentChange(t *testing.T) {
 			env, dir := newEnv(t)
 			p := writeFile(t, dir, "f.txt", "one\ntwo\nthree\n")
 			ctx := fs.WithBeforeCommit(context.Background(), func(string) { c.change(t, p) })
-			_, err := tools.Invoke(ctx, env, "edit", []byte(`{"path":"f.txt","oldText":"two","newText":"TWO"}`))
+			_, err := tools.Invoke(ctx, env, tools.Call{ID: "edit", Args: []byte(`{"path":"f.txt","oldText":"two","newText":"TWO"}`)})
 			wantErr(t, err, tools.CodeFailed, changed)
 			if c.want == "" {
 				wantOnly(t, dir)

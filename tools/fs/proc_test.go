@@ -42,7 +42,7 @@ func helperMain(mode string) int {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
-		out, err := tools.Invoke(ctx, env, os.Getenv("FS_HELPER_TOOL"), params)
+		out, err := tools.Invoke(ctx, env, tools.Call{ID: os.Getenv("FS_HELPER_TOOL"), Args: params})
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "error: %v\n", err)
 			return tools.AsError(err).ExitCode()
@@ -55,7 +55,7 @@ func helperMain(mode string) int {
 			params := fmt.Sprintf(`{"path":"big.txt","content":%q}`, loopContent(i%2))
 			fmt.Fprintf(w, "round %d\n", i)
 			w.Flush()
-			if _, err := tools.Invoke(ctx, env, "write", []byte(params)); err != nil {
+			if _, err := tools.Invoke(ctx, env, tools.Call{ID: "write", Args: []byte(params)}); err != nil {
 				fmt.Fprintf(os.Stderr, "error: %v\n", err)
 				return 1
 			}

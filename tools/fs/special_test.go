@@ -25,7 +25,7 @@ func callWithin(t *testing.T, env *tools.Env, id string, params any) error {
 	defer cancel()
 	done := make(chan error, 1)
 	go func() {
-		_, err := tools.Invoke(ctx, env, id, b)
+		_, err := tools.Invoke(ctx, env, tools.Call{ID: id, Args: b})
 		done <- err
 	}()
 	select {
@@ -133,13 +133,13 @@ func TestLockWaitHonoursContext(t *testing.T) {
 	ctx := fs.WithBeforeCommit(context.Background(), func(string) { close(inside); <-release })
 	editDone := make(chan error, 1)
 	go func() {
-		_, err := tools.Invoke(ctx, env, "edit", []byte(`{"path":"f.txt","oldText":"one","newText":"two"}`))
+		_, err := tools.Invoke(ctx, env, tools.Call{ID: "edit", Args: []byte(`{"path":"f.txt","oldText":"one","newText":"two"}`)})
 		editDone <- err
 	}()
 	<-inside
 	rctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	_, err := tools.Invoke(rctx, env, "read", []byte(`{"path":"f.txt"}`))
+	_, err := tools.Invoke(rctx, env, tools.Call{ID: "read", Args: []byte(`{"path":"f.txt"}`)})
 	if te := tools.AsError(err); te == nil || te.Code != tools.CodeTimeout || te.ExitCode() != 124 {
 		t.Fatalf("read behind a held lock: %v, want a timeout", err)
 	}
