@@ -18,6 +18,7 @@ func (r *runtime) builtinCommands() []*cli.Command {
 		r.gatewayCommand(),
 		r.serveCommand("serve"),
 		r.healthCommand(),
+		r.devicesCommand(),
 		r.logsCommand(),
 		r.docsCommand(),
 		{
@@ -35,7 +36,7 @@ func (r *runtime) builtinCommands() []*cli.Command {
 	}
 	for _, c := range cmds {
 		switch c.Name {
-		case "gateway", "serve", "health", "logs":
+		case "gateway", "serve", "health", "logs", "devices":
 			c.Category = policy.GroupLabel("group:automation")
 		default:
 			c.Category = "Setup"

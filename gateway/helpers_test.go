@@ -181,7 +181,14 @@ type tclient struct {
 // dial opens a socket and reads the challenge.
 func dial(t testing.TB, url string) *tclient {
 	t.Helper()
-	ws, _, err := websocket.DefaultDialer.Dial(url, nil)
+	return dialHeader(t, url, nil)
+}
+
+// dialHeader is dial with extra upgrade headers (X-Forwarded-For makes a
+// loopback socket count as remote, Origin as a browser).
+func dialHeader(t testing.TB, url string, h http.Header) *tclient {
+	t.Helper()
+	ws, _, err := websocket.DefaultDialer.Dial(url, h)
 	if err != nil {
 		t.Fatalf("dial: %v", err)
 	}

@@ -49,11 +49,28 @@ type pendingPairing struct {
 	RequestedScopes []string `json:"-"`
 }
 
-// pairingStore keeps device pairings in memory and, with a state dir, in
-// <state>/devices/paired.json (written atomically).
+// Pending pairing requests are bounded: they expire after the original's
+// DEVICE_PAIRING_PENDING_TTL_MS (5 min), one remote address holds at most
+// maxPendingPerIP and the gateway at most maxPending (the oldest go first),
+// so a flood of fresh device keys cannot grow the gateway's memory.
+const (
+	pendingPairingTTL = 5 * 60 * 1000 // ms
+	maxPendingPerIP   = 8
+	maxPending        = 64
+)
+
+// pairedStore persists approved devices between restarts. The JSON file
+// below is today's implementation; a database table is a drop-in.
+type pairedStore interface {
+	Load() (map[string]*pairedDevice, error)
+	Save(map[string]*pairedDevice) error
+}
+
+// pairingStore keeps device pairings: approved devices (persisted through a
+// pairedStore) and pending requests (in memory, bounded, expiring).
 type pairingStore struct {
 	mu      sync.Mutex
-	path    string
+	persist pairedStore
 	paired  map[string]*pairedDevice
 	pending map[string]*pendingPairing // by requestId
 }
@@ -61,25 +78,18 @@ type pairingStore struct {
 func newPairingStore(stateDir string) *pairingStore {
 	p := &pairingStore{paired: map[string]*pairedDevice{}, pending: map[string]*pendingPairing{}}
 	if stateDir != "" {
-		p.path = filepath.Join(stateDir, "devices", "paired.json")
+		p.persist = pairedFile{path: filepath.Join(stateDir, "devices", "paired.json")}
 	}
 	return p
 }
 
 func (p *pairingStore) load() error {
-	if p.path == "" {
+	if p.persist == nil {
 		return nil
 	}
-	b, err := os.ReadFile(p.path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
+	m, err := p.persist.Load()
 	if err != nil {
-		return fmt.Errorf("read %s: %w", p.path, err)
-	}
-	m := map[string]*pairedDevice{}
-	if err := json.Unmarshal(b, &m); err != nil {
-		return fmt.Errorf("parse %s: %w", p.path, err)
+		return err
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -92,20 +102,42 @@ func (p *pairingStore) load() error {
 	return nil
 }
 
-// saveLocked writes paired.json through a temp file and rename, so a crash
-// never leaves a torn file.
 func (p *pairingStore) saveLocked() error {
-	if p.path == "" {
+	if p.persist == nil {
 		return nil
 	}
-	b, err := json.MarshalIndent(p.paired, "", "  ")
+	return p.persist.Save(p.paired)
+}
+
+// pairedFile is <state>/devices/paired.json.
+type pairedFile struct{ path string }
+
+func (f pairedFile) Load() (map[string]*pairedDevice, error) {
+	b, err := os.ReadFile(f.path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", f.path, err)
+	}
+	m := map[string]*pairedDevice{}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("parse %s: %w", f.path, err)
+	}
+	return m, nil
+}
+
+// Save writes paired.json through a temp file, fsync and rename, so a crash
+// never leaves a torn file.
+func (f pairedFile) Save(paired map[string]*pairedDevice) error {
+	b, err := json.MarshalIndent(paired, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encode pairings: %w", err)
 	}
-	if err := os.MkdirAll(filepath.Dir(p.path), 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Dir(f.path), 0o700); err != nil {
 		return fmt.Errorf("pairing dir: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(p.path), ".paired-*.json")
+	tmp, err := os.CreateTemp(filepath.Dir(f.path), ".paired-*.json")
 	if err != nil {
 		return fmt.Errorf("write pairings: %w", err)
 	}
@@ -124,10 +156,54 @@ func (p *pairingStore) saveLocked() error {
 	if err := os.Chmod(tmp.Name(), 0o600); err != nil {
 		return fmt.Errorf("write pairings: %w", err)
 	}
-	if err := os.Rename(tmp.Name(), p.path); err != nil {
+	if err := os.Rename(tmp.Name(), f.path); err != nil {
 		return fmt.Errorf("write pairings: %w", err)
 	}
 	return nil
+}
+
+// pruneLocked drops expired requests, then the oldest ones beyond the
+// per-address and global caps (room is left for one more when adding).
+func (p *pairingStore) pruneLocked(now int64, ip string, adding bool) {
+	for id, pr := range p.pending {
+		if now-pr.TS > pendingPairingTTL {
+			delete(p.pending, id)
+		}
+	}
+	room := 0
+	if adding {
+		room = 1
+	}
+	for {
+		var fromIP []*pendingPairing
+		for _, pr := range p.pending {
+			if pr.RemoteIP == ip {
+				fromIP = append(fromIP, pr)
+			}
+		}
+		switch {
+		case len(fromIP)+room > maxPendingPerIP:
+			delete(p.pending, oldest(fromIP).RequestID)
+		case len(p.pending)+room > maxPending:
+			all := make([]*pendingPairing, 0, len(p.pending))
+			for _, pr := range p.pending {
+				all = append(all, pr)
+			}
+			delete(p.pending, oldest(all).RequestID)
+		default:
+			return
+		}
+	}
+}
+
+func oldest(list []*pendingPairing) *pendingPairing {
+	o := list[0]
+	for _, pr := range list[1:] {
+		if pr.TS < o.TS || (pr.TS == o.TS && pr.RequestID < o.RequestID) {
+			o = pr
+		}
+	}
+	return o
 }
 
 // pairingDecision is what admit decided for a device.
@@ -185,11 +261,13 @@ func (p *pairingStore) admit(devID, pubKey, role string, scopes []string, client
 		d.ApprovedAtMs, d.LastConnectedAtMs = now, now
 		return pairingDecision{ok: true, autoNote: reason}, p.saveLocked()
 	}
+	p.pruneLocked(now, ip, false)
 	for _, pr := range p.pending {
 		if pr.DeviceID == devID && pr.Role == role && slices.Equal(pr.Scopes, scopes) {
 			return pairingDecision{pending: pr, reason: reason, message: pairingMessage(reason)}, nil
 		}
 	}
+	p.pruneLocked(now, ip, true)
 	pr := &pendingPairing{
 		RequestID: uuid.NewString(), DeviceID: devID, PublicKey: pubKey, Role: role, Scopes: append([]string{}, scopes...),
 		ClientID: client.ID, ClientMode: client.Mode, DisplayName: client.DisplayName, Platform: client.Platform,
