@@ -2,12 +2,18 @@
 GO      ?= go
 BIN     := bin/openclaw
 VERSION ?= 2026.9.6-go+$(shell git rev-parse --short HEAD 2>/dev/null || echo dev)
+PREFIX  ?= $(HOME)/.local
 LDFLAGS := -s -w -X github.com/openclaw-go/openclaw/commands.Version=$(VERSION)
 
-.PHONY: build run test bench docs lint fuzz interop clean
+.PHONY: build install run test bench docs lint fuzz interop clean
 
 build: ## static binary in bin/openclaw
 	CGO_ENABLED=0 $(GO) build -trimpath -tags urfave_cli_no_docs -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/openclaw
+
+install: build ## install bin/openclaw to $(PREFIX)/bin and the man pages to $(PREFIX)/share/man/man1 (PREFIX=~/.local)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/openclaw
+	install -m 0644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 
 run: build ## build, then run the gateway on its defaults (ws://127.0.0.1:18789, loopback only)
 	$(BIN) serve
