@@ -181,7 +181,7 @@ func TestCallErrorMapping(t *testing.T) {
 		{"bad", failure.CodeInvalidParams, 2},
 		{"forbid", failure.CodeDenied, 3},
 		{"busy", failure.CodeFailed, 1},
-		{"nope", failure.CodeFailed, 1},
+		{"nope", failure.CodeUnknownMethod, 2},
 		{"tool", failure.CodeDenied, 3},
 		{"cron", failure.CodeNotFound, 1},
 	}

@@ -62,6 +62,7 @@ func (e *CallError) DetailCode() string {
 //     as our own gateway relays tool failures) is kept with its details
 //     verbatim, so a relayed tool error looks exactly like a local one;
 //   - INVALID_REQUEST "invalid <method> params: …" → CodeInvalidParams (2);
+//   - INVALID_REQUEST "unknown method: …" → CodeUnknownMethod (2);
 //   - FORBIDDEN → CodeDenied (3); NOT_PAIRED → CodeAuth (4);
 //   - AGENT_TIMEOUT → CodeTimeout (124); APPROVAL_NOT_FOUND and details codes
 //     ending in _NOT_FOUND → CodeNotFound (1);
@@ -78,6 +79,8 @@ func (e *CallError) ToolError() *failure.Error {
 	case protocol.ErrInvalidRequest:
 		if strings.HasPrefix(e.Message, "invalid ") && strings.Contains(e.Message, " params") {
 			code = failure.CodeInvalidParams
+		} else if strings.HasPrefix(e.Message, "unknown method: ") {
+			code = failure.CodeUnknownMethod
 		}
 	case protocol.ErrForbidden:
 		code = failure.CodeDenied

@@ -49,9 +49,11 @@ func init() {
 			"authProfileId":{"type":"string"},"refresh":{"type":"boolean"},"preparedOnly":{"type":"boolean"},
 			"includeDetails":{"type":"boolean"}},"additionalProperties":false}`,
 		Scope: protocol.ScopeRead,
-		Run: func(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
-			return map[string]any{"models": modelsList(env.Config, gjson.GetBytes(params, "provider").String())}, nil
-		},
+		Run: tools.Typed(func(ctx context.Context, env *tools.Env, p struct {
+			Provider string `json:"provider"`
+		}) (any, error) {
+			return map[string]any{"models": modelsList(env.Config, p.Provider)}, nil
+		}),
 		Render: func(w io.Writer, r gjson.Result) error {
 			for _, m := range r.Get("models").Array() {
 				if _, err := fmt.Fprintf(w, "%s/%s\n", m.Get("provider").String(), m.Get("id").String()); err != nil {

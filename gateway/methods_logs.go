@@ -2,7 +2,6 @@ package gateway
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -43,18 +42,14 @@ func init() {
 			"maxBytes":{"type":"integer","minimum":1,"maximum":1000000,"description":"Most bytes to read (default 250000)"}},
 			"additionalProperties":false}`,
 		Scope: protocol.ScopeRead,
-		Run: func(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
+		Run: tools.Typed(func(ctx context.Context, env *tools.Env, p struct {
+			Cursor   *int64 `json:"cursor"`
+			Limit    int    `json:"limit"`
+			MaxBytes int64  `json:"maxBytes"`
+		}) (any, error) {
 			s, err := serverFrom(env, "logs.tail")
 			if err != nil {
 				return nil, err
-			}
-			var p struct {
-				Cursor   *int64 `json:"cursor"`
-				Limit    int    `json:"limit"`
-				MaxBytes int64  `json:"maxBytes"`
-			}
-			if err := json.Unmarshal(params, &p); err != nil {
-				return nil, tools.Errorf(tools.CodeInvalidParams, "invalid logs.tail params: %v", err)
 			}
 			if p.Limit == 0 {
 				p.Limit = logsDefaultLimit
@@ -63,7 +58,7 @@ func init() {
 				p.MaxBytes = logsDefaultMaxBytes
 			}
 			return readLogSlice(s.log.path, p.Cursor, min(p.Limit, logsMaxLimit), min(p.MaxBytes, logsMaxBytes))
-		},
+		}),
 		Render: func(w io.Writer, r gjson.Result) error {
 			for _, l := range r.Get("lines").Array() {
 				if _, err := fmt.Fprintln(w, l.String()); err != nil {

@@ -30,13 +30,15 @@ func init() {
 		Schema:  `{"type":"object","properties":{"probe":{"type":"boolean","description":"Force a fresh probe"}},"additionalProperties":false}`,
 		Scope:   protocol.ScopeRead, // what the CLI asks for; the method is Open
 		Open:    true,               // every authenticated connection, any role (§4.5)
-		Run: func(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
+		Run: tools.Typed(func(ctx context.Context, env *tools.Env, p struct {
+			Probe bool `json:"probe"`
+		}) (any, error) {
 			s, err := serverFrom(env, "health")
 			if err != nil {
 				return nil, err
 			}
-			return s.healthSnapshot(gjson.GetBytes(params, "probe").Bool()), nil
-		},
+			return s.healthSnapshot(p.Probe), nil
+		}),
 		Render: renderHealth,
 	})
 	registerMethod(&tools.Action{
@@ -94,19 +96,21 @@ func init() {
 		// Loose on purpose: the handler produces the reference's exact error.
 		Schema: `{"type":"object","properties":{"enabled":{"type":"boolean","description":"true to enable, false to disable"}}}`,
 		Scope:  protocol.ScopeAdmin,
-		Run: func(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
+		Run: tools.Typed(func(ctx context.Context, env *tools.Env, p struct {
+			Enabled *bool `json:"enabled"`
+		}) (any, error) {
 			s, err := serverFrom(env, "set-heartbeats")
 			if err != nil {
 				return nil, err
 			}
-			v := gjson.GetBytes(params, "enabled")
-			if v.Type != gjson.True && v.Type != gjson.False {
+			if p.Enabled == nil {
 				return nil, tools.Errorf(tools.CodeInvalidParams, "invalid set-heartbeats params: enabled (boolean) required")
 			}
-			s.heartbeats.Store(v.Bool())
-			s.log.Infof("heartbeats %s", map[bool]string{true: "enabled", false: "disabled"}[v.Bool()])
-			return map[string]any{"ok": true, "enabled": v.Bool()}, nil
-		},
+			on := *p.Enabled
+			s.heartbeats.Store(on)
+			s.log.Infof("heartbeats %s", map[bool]string{true: "enabled", false: "disabled"}[on])
+			return map[string]any{"ok": true, "enabled": on}, nil
+		}),
 		Render: func(w io.Writer, r gjson.Result) error {
 			state := "disabled"
 			if r.Get("enabled").Bool() {

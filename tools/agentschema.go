@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -82,7 +83,7 @@ func (r *Registry) resolveAgentCall(tool, verb string, args json.RawMessage) (*A
 		return acts[0], args, nil
 	}
 	if verb == "" {
-		if !gjson.ValidBytes(args) || !gjson.ParseBytes(args).IsObject() {
+		if t := bytes.TrimLeft(args, " \t\r\n"); len(t) == 0 || t[0] != '{' {
 			return nil, nil, Errorf(CodeInvalidParams, "invalid %s params: args must be a JSON object", tool)
 		}
 		var v gjson.Result

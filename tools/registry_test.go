@@ -249,7 +249,7 @@ func TestAgentCallMultiAction(t *testing.T) {
 	if err != nil || string(out) != `{"n":5}` {
 		t.Errorf("explicit verb: %s %v", out, err)
 	}
-	for _, bad := range []string{`{"action":"c"}`, `{"n":1}`, `[1]`, `{"action":1}`} {
+	for _, bad := range []string{`{"action":"c"}`, `{"n":1}`, `[1]`, `{"action":1}`, `{"action":"a","n":1`, `{"action":"a","n":1}}`, ``} {
 		if _, err := r.Invoke(context.Background(), env, tools.Call{Tool: "zz_multi_test", Args: json.RawMessage(bad)}); tools.AsError(err).Code != tools.CodeInvalidParams {
 			t.Errorf("%s: want INVALID_PARAMS, got %v", bad, err)
 		}

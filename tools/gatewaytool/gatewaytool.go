@@ -19,7 +19,6 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/openclaw-go/openclaw/config"
-	"github.com/openclaw-go/openclaw/protocol"
 	"github.com/openclaw-go/openclaw/tools"
 )
 
@@ -52,25 +51,25 @@ func init() {
 			Run:    run, Render: render,
 		})
 	}
-	reg("restart", "Restart the gateway in place after a delay (config reload, connections kept)", protocol.ScopeAdmin,
+	reg("restart", "Restart the gateway in place after a delay (config reload, connections kept)", tools.ScopeAdmin,
 		`"delayMs":{"type":"integer","minimum":0,"description":"Delay before restarting (default 2000, at most 60000)"},
 		"reason":{"type":"string","description":"Why (logged)"},
 		"note":{"type":"string","description":"Human note for the post-restart message"},
 		"sessionKey":{"type":"string"}`, nil, tools.Typed(toolRestart), renderRestart)
-	reg("config.get", "Read the config (secrets redacted); path narrows to a subtree", protocol.ScopeRead,
+	reg("config.get", "Read the config (secrets redacted); path narrows to a subtree", tools.ScopeRead,
 		`"path":{"type":"string","description":"Dot path such as tools.web or agents.list[0]"}`, nil, tools.Typed(toolConfigGet), nil)
-	reg("config.schema.lookup", "The config schema node at a dot path, with its children", protocol.ScopeRead,
+	reg("config.schema.lookup", "The config schema node at a dot path, with its children", tools.ScopeRead,
 		`"path":{"type":"string","description":"Dot path such as gateway.auth"}`, []string{"path"}, tools.Typed(toolSchemaLookup), nil)
 	writeProps := `"raw":{"type":"string","description":"JSON5 text"},
 		"baseHash":{"type":"string","description":"hash from config.get (filled in from a fresh read when omitted)"},
 		"note":{"type":"string"},"sessionKey":{"type":"string"},
 		"restartDelayMs":{"type":"integer","minimum":0}`
-	reg("config.patch", "Merge-patch the config (objects merge, null deletes); prefer this over config.apply", protocol.ScopeAdmin,
+	reg("config.patch", "Merge-patch the config (objects merge, null deletes); prefer this over config.apply", tools.ScopeAdmin,
 		writeProps+`,"replacePaths":{"type":"array","items":{"type":"string"},"maxItems":256,"description":"Array paths that may shrink"}`,
 		[]string{"raw"}, toolConfigWrite("config.patch"), renderToolWrite)
-	reg("config.apply", "Replace the whole config with raw (validated first)", protocol.ScopeAdmin,
+	reg("config.apply", "Replace the whole config with raw (validated first)", tools.ScopeAdmin,
 		writeProps, []string{"raw"}, toolConfigWrite("config.apply"), renderToolWrite)
-	reg("update.run", "Report the running version and how to update this binary (it never updates itself)", protocol.ScopeAdmin,
+	reg("update.run", "Report the running version and how to update this binary (it never updates itself)", tools.ScopeAdmin,
 		`"note":{"type":"string"},"sessionKey":{"type":"string"},"restartDelayMs":{"type":"integer","minimum":0}`,
 		nil, toolUpdateRun, nil)
 }

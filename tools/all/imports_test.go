@@ -1,0 +1,72 @@
+package all
+
+import (
+	"go/build"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/openclaw-go/openclaw/"
+
+// The intended picture holds in code (issue 7): families import tools, never
+// the gateway, the CLI or the client; the client speaks protocol (+ the leaf
+// error package) only; the gateway gets families through tools/all, not by
+// importing them; failure is a leaf.
+func TestImportRules(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	imports := func(rel string) []string {
+		t.Helper()
+		pkg, err := build.ImportDir(filepath.Join(root, rel), 0)
+		if err != nil {
+			t.Fatalf("%s: %v", rel, err)
+		}
+		var out []string
+		for _, p := range pkg.Imports { // non-test files only
+			if strings.HasPrefix(p, module) {
+				out = append(out, strings.TrimPrefix(p, module))
+			}
+		}
+		return out
+	}
+	forbid := func(rel string, bad func(string) bool) {
+		t.Helper()
+		for _, p := range imports(rel) {
+			if bad(p) {
+				t.Errorf("%s imports %s", rel, p)
+			}
+		}
+	}
+	isFamily := func(p string) bool { return strings.HasPrefix(p, "tools/") && p != "tools/all" }
+	forbid("failure", func(string) bool { return true })
+	forbid("client", func(p string) bool { return p != "protocol" && p != "failure" })
+	forbid("protocol", func(p string) bool { return p != "failure" })
+	forbid("tools", func(p string) bool {
+		return p == "gateway" || p == "commands" || p == "client" || strings.HasPrefix(p, "tools/")
+	})
+	forbid("gateway", func(p string) bool { return p == "commands" || isFamily(p) || p == "tools/all" })
+	entries, err := os.ReadDir(filepath.Join(root, "tools"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range entries {
+		if !e.IsDir() || e.Name() == "all" {
+			continue
+		}
+		if _, err := build.ImportDir(filepath.Join(root, "tools", e.Name()), 0); err != nil {
+			continue // not a Go package (schema data)
+		}
+		n++
+		forbid("tools/"+e.Name(), func(p string) bool {
+			return p == "gateway" || p == "commands" || p == "client" || p == "tools/all"
+		})
+	}
+	if n < 2 {
+		t.Errorf("only %d families checked", n)
+	}
+}
