@@ -163,7 +163,7 @@ func renderDevices(w io.Writer, v gjson.Result) error {
 		if _, err := fmt.Fprintln(w, "Pending (approve with: openclaw devices approve <requestId>):"); err != nil {
 			return err
 		}
-		if err := writeTable(w, []string{"REQUEST", "DEVICE", "ROLE", "SCOPES", "FROM", "CLIENT"}, rows); err != nil {
+		if err := writeTable(w, Palette{}, []string{"REQUEST", "DEVICE", "ROLE", "SCOPES", "FROM", "CLIENT"}, rows); err != nil {
 			return err
 		}
 	}
@@ -179,7 +179,7 @@ func renderDevices(w io.Writer, v gjson.Result) error {
 	if _, err := fmt.Fprintln(w, "Paired:"); err != nil {
 		return err
 	}
-	return writeTable(w, []string{"DEVICE", "ROLES", "SCOPES", "CLIENT"}, rows)
+	return writeTable(w, Palette{}, []string{"DEVICE", "ROLES", "SCOPES", "CLIENT"}, rows)
 }
 
 func short12(s string) string {
