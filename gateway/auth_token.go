@@ -1,12 +1,12 @@
 package gateway
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
+	"strings"
 
 	"github.com/openclaw-go/openclaw/config"
 )
@@ -36,42 +36,34 @@ func storeGeneratedToken(paths config.Paths, getenv func(string) string) (string
 	if path == "" {
 		return "", nil, errors.New("gateway auth: no token configured and no config file to store a generated one in (use --token, OPENCLAW_GATEWAY_TOKEN, or --auth none)")
 	}
-	doc := map[string]any{}
-	raw, err := os.ReadFile(path)
-	switch {
-	case err == nil:
-		v, perr := config.ParseJSON5(raw)
-		if perr != nil {
-			return "", nil, fmt.Errorf("gateway auth: %w", perr)
+	// One locked read-modify-write (config.Edit): a concurrent
+	// `openclaw config set` cannot be lost, nor lose the token.
+	var tok string
+	_, err := config.Edit(context.Background(), path, config.EditOptions{Getenv: getenv}, func(d *config.Draft) error {
+		if d.ParseErr != nil {
+			return fmt.Errorf("gateway auth: %w", d.ParseErr)
 		}
-		m, ok := v.(map[string]any)
-		if !ok {
-			return "", nil, fmt.Errorf("gateway auth: %s is not a JSON object", path)
+		auth, _ := lookup(d.Doc, "gateway", "auth").(map[string]any)
+		if _, set := auth["token"]; set {
+			return fmt.Errorf("gateway auth: gateway.auth.token in %s is set but empty or unresolved; set a token there (or pass --token, or --auth none)", path)
 		}
-		doc = m
-	case errors.Is(err, fs.ErrNotExist):
-	default:
-		return "", nil, fmt.Errorf("gateway auth: read %s: %w", path, err)
-	}
-	auth, _ := lookup(doc, "gateway", "auth").(map[string]any)
-	if _, set := auth["token"]; set {
-		return "", nil, fmt.Errorf("gateway auth: gateway.auth.token in %s is set but empty or unresolved; set a token there (or pass --token, or --auth none)", path)
-	}
-	tok, err := newToken()
+		t, err := newToken()
+		if err != nil {
+			return err
+		}
+		tok = t
+		if _, set := auth["mode"]; !set {
+			if err := config.SetPath(d.Doc, "gateway.auth.mode", AuthToken); err != nil {
+				return err
+			}
+		}
+		return config.SetPath(d.Doc, "gateway.auth.token", tok)
+	})
 	if err != nil {
-		return "", nil, err
-	}
-	if _, set := auth["mode"]; !set {
-		if err := config.SetPath(doc, "gateway.auth.mode", AuthToken); err != nil {
+		var inv *config.InvalidError
+		if errors.As(err, &inv) || strings.HasPrefix(err.Error(), "gateway auth:") {
 			return "", nil, err
 		}
-	}
-	if err := config.SetPath(doc, "gateway.auth.token", tok); err != nil {
-		return "", nil, err
-	}
-	// TODO(config.Edit): switch to the config package's locked edit once it
-	// lands; Write is already temp file + fsync + rename, mode 0600.
-	if _, err := config.Write(path, doc); err != nil {
 		return "", nil, fmt.Errorf("gateway auth: store generated token: %w", err)
 	}
 	cfg, err := loadConfig(paths, getenv)
