@@ -93,6 +93,9 @@ func (r *runtime) serve(c *cli.Context) error {
 	if err := srv.Listen(); err != nil {
 		return err
 	}
+	if r.io.errTTY {
+		fmt.Fprint(r.stderr, connectHint(srv, opts))
+	}
 
 	// SIGHUP (terminal closed, SSH dropped) stops like SIGTERM: drain,
 	// shutdown event, close 1012 — never the default abrupt exit.
@@ -123,4 +126,28 @@ func firstNonEmpty(vals ...string) string {
 		}
 	}
 	return ""
+}
+
+// connectHint tells a person at a terminal how to reach the gateway they
+// just started. The secret itself is never printed (terminals are
+// recorded and screen-shared): it says where it is.
+func connectHint(srv *gateway.Server, opts gateway.Options) string {
+	url := "ws://" + srv.Addr()
+	var b strings.Builder
+	fmt.Fprintf(&b, "Gateway ready on %s.\n", url)
+	switch srv.AuthMode() {
+	case gateway.AuthNone:
+		fmt.Fprintf(&b, "  Connect:   openclaw health --url %s   (auth none: loopback only)\n", url)
+		return b.String()
+	case gateway.AuthPassword:
+		fmt.Fprintf(&b, "  Connect:   openclaw health --url %s --password <password>\n", url)
+	default:
+		fmt.Fprintf(&b, "  Connect:   openclaw health --url %s --token <token>\n", url)
+	}
+	where := "the --token/--password given to serve (or OPENCLAW_GATEWAY_TOKEN/_PASSWORD)"
+	if opts.Token == "" && opts.Password == "" {
+		where = srv.AuthSource()
+	}
+	fmt.Fprintf(&b, "  Secret:    %s\n", where)
+	return b.String()
 }

@@ -88,3 +88,21 @@ func lookup(doc map[string]any, keys ...string) any {
 	}
 	return cur
 }
+
+// AuthMode is the auth mode in force (none, token or password).
+func (s *Server) AuthMode() string { return s.auth.Load().mode }
+
+// AuthSource says where the secret in force comes from, without the
+// secret: the config key and file, or the environment.
+func (s *Server) AuthSource() string {
+	a := s.auth.Load()
+	key, env := "gateway.auth.token", "OPENCLAW_GATEWAY_TOKEN"
+	val := a.token
+	if a.mode == AuthPassword {
+		key, env, val = "gateway.auth.password", "OPENCLAW_GATEWAY_PASSWORD", a.password
+	}
+	if val != "" && s.Config().String(key, "") == val && s.paths.ConfigPath != "" {
+		return key + " in " + s.paths.ConfigPath + " (openclaw config get " + key + ")"
+	}
+	return env
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/gorilla/websocket"
 	"github.com/tidwall/gjson"
@@ -60,7 +61,9 @@ func (c *conn) dispatchFrame(mt int, data []byte) {
 				c.sendResponse(errorResponse(req.ID, retryable(protocol.NewError(protocol.ErrUnavailable, req.Method+" failed: internal error", nil))))
 			}
 		}()
+		start := time.Now()
 		res, final := c.s.handleRequest(c.ctx, c, req)
+		c.logRequest(req, start, res)
 		if res != nil {
 			c.sendResponse(res)
 		}

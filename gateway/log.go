@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/openclaw-go/openclaw/protocol"
 )
 
 // logger writes timestamped lines to the gateway's own log file (what
@@ -95,4 +97,21 @@ func (l *logger) close() error {
 		return fmt.Errorf("close gateway log: %w", err)
 	}
 	return nil
+}
+
+// logRequest is --verbose's per-request line: connection, method, how long
+// it took and how it ended.
+func (c *conn) logRequest(req *protocol.Request, start time.Time, res *protocol.Response) {
+	l := c.s.log
+	if l == nil || !l.verbose {
+		return
+	}
+	outcome := "ok"
+	switch {
+	case res == nil:
+		outcome = "no response (client gone)"
+	case !res.OK && res.Error != nil:
+		outcome = "error " + res.Error.Code + ": " + res.Error.Message
+	}
+	l.Debugf("conn %s: %s %s %s", short(c.id), req.Method, time.Since(start).Round(time.Microsecond), outcome)
 }
