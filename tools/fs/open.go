@@ -76,7 +76,7 @@ func openError(t *target, k kind, err error) error {
 }
 
 // readAll reads an opened regular file whole (edit needs all of it).
-func readAll(f *os.File, size int64) ([]byte, error) {
+func readAll(f io.Reader, size int64) ([]byte, error) {
 	buf := make([]byte, 0, size+1)
 	for {
 		if len(buf) == cap(buf) {

@@ -1,10 +1,12 @@
 package fs
 
 import (
+	"bufio"
 	"context"
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/openclaw-go/openclaw/tools"
@@ -64,18 +66,21 @@ func runRead(ctx context.Context, env *tools.Env, params json.RawMessage) (any, 
 	if err != nil {
 		return nil, err
 	}
-	data, err := readAll(f, fi.Size())
-	f.Close()
-	if err != nil {
-		return nil, err
-	}
-	if mime := imageMIME(data); mime != "" {
+	defer f.Close()
+	// A 64 KiB buffer, or less for a small file.
+	br := bufio.NewReaderSize(f, int(min(64*1024, fi.Size()+16)))
+	head, _ := br.Peek(12)
+	if mime := imageMIME(head); mime != "" {
+		data, err := readAll(br, fi.Size())
+		if err != nil {
+			return nil, err
+		}
 		return &tools.Result{Content: []tools.Block{
 			tools.TextBlock(fmt.Sprintf("Read image file [%s]", mime)),
 			tools.ImageBlock(data, mime),
 		}}, nil
 	}
-	text, details, err := readText(data, t.shown, a.int("offset"), a.int("limit"))
+	text, details, err := readPage(br, t.shown, a.int("offset"), a.int("limit"))
 	if err != nil {
 		return nil, err
 	}
@@ -106,87 +111,157 @@ type truncation struct {
 	MaxBytes              int    `json:"maxBytes"`
 }
 
-// readText renders one page of a text file. offset and limit are 1-based
-// and 0 when absent. A trailing newline ends the last line rather than
-// starting an empty one, so a file of N lines reports N lines.
-func readText(data []byte, shown string, offset, limit int) (string, *readDetails, error) {
-	if len(data) == 0 {
+// countBudget is how far a read scans past its offset (its page and the
+// counting after it). Below it totals are exact; beyond it they are not
+// counted and the notice says more lines follow, so a read of a huge file
+// costs one page of memory and a bounded scan.
+const countBudget = 32 << 20
+
+// readPage renders one page of a text file, streaming it: only the page is
+// kept in memory. offset and limit are 1-based and 0 when absent. A
+// trailing newline ends the last line rather than starting an empty one,
+// so a file of N lines reports N lines. A BOM is dropped and CRLF reads as
+// LF. When the counting budget runs out, the details' totals are lower
+// bounds.
+func readPage(br *bufio.Reader, shown string, offset, limit int) (string, *readDetails, error) {
+	if _, err := br.Peek(1); err == io.EOF {
 		return "File is empty (0 bytes).", nil, nil
 	}
-	s := strings.TrimPrefix(string(data), "\uFEFF")
-	s = strings.ReplaceAll(s, "\r\n", "\n")
-	if s == "" {
-		return fmt.Sprintf("File contains no readable text (%d bytes).", len(data)), nil, nil
+	if b, _ := br.Peek(3); string(b) == "\uFEFF" {
+		br.Discard(3)
+		if _, err := br.Peek(1); err == io.EOF {
+			return "File contains no readable text (3 bytes).", nil, nil
+		}
 	}
-	lines := strings.Split(s, "\n")
-	endsWithNewline := lines[len(lines)-1] == ""
-	if endsWithNewline {
-		lines = lines[:len(lines)-1]
-	}
-	total := len(lines)
+	lr := &lineReader{r: br, budget: -1}
 	start := max(offset, 1) - 1
-	if start >= total {
-		return "", nil, tools.Errorf(tools.CodeInvalidParams,
+	beyond := func(total int) error {
+		return tools.Errorf(tools.CodeInvalidParams,
 			"Offset %d is beyond end of file (%d lines total). Retry with offset <= %d.", offset, total, total)
 	}
-	end := total
-	if limit > 0 && start+limit < total {
-		end = start + limit
+	for i := range start {
+		ok, err := lr.skip()
+		if err != nil {
+			return "", nil, tools.AsError(err)
+		}
+		if !ok {
+			return "", nil, beyond(i)
+		}
 	}
-	sel := lines[start:end]
+	lr.budget = countBudget
+	cur, ok, err := lr.next(maxReadBytes + 1)
+	if err != nil && err != errBudget {
+		return "", nil, tools.AsError(err)
+	}
+	if !ok {
+		return "", nil, beyond(start)
+	}
 	first := start + 1
+	var sel tally
+	sel.add(cur.n)
+	left := -1 // selected lines not read yet
+	if limit > 0 {
+		left = limit - 1
+	}
+	rest := func() error {
+		if err == errBudget {
+			return nil
+		}
+		return lr.countRest(&sel, left)
+	}
 
-	if len(sel[0]) > maxReadBytes {
-		tr := newTruncation(sel, 0, 0, "bytes")
+	if cur.n > maxReadBytes {
+		size := formatSize(int(cur.n))
+		if err == errBudget {
+			size = "more than " + formatSize(countBudget)
+		}
+		if err := rest(); err != nil {
+			return "", nil, tools.AsError(err)
+		}
+		tr := sel.truncation(0, 0, "bytes")
 		tr.FirstLineExceedsLimit = true
 		return fmt.Sprintf("[Line %d is %s, exceeds %s limit. Use bash: sed -n '%dp' %s | head -c %d]",
-				first, formatSize(len(sel[0])), formatSize(maxReadBytes), first, shellQuote(shown), maxReadBytes),
+				first, size, formatSize(maxReadBytes), first, shellQuote(shown), maxReadBytes),
 			&readDetails{tr}, nil
 	}
 
-	n, size, by := 0, 0, ""
-	for ; n < len(sel); n++ {
+	out := make([]byte, 0, 4096)
+	n, size, by, lastNL, eof := 0, 0, "", false, false
+	for {
 		if n == maxReadLines {
 			by = "lines"
 			break
 		}
-		add := len(sel[n])
+		add := int(min(cur.n, maxReadBytes+1))
 		if n > 0 {
 			add++
 		}
-		if size+add > maxReadBytes {
+		if err == errBudget || size+add > maxReadBytes {
 			by = "bytes"
 			break
 		}
+		if n > 0 {
+			out = append(out, '\n')
+		}
+		out = append(out, cur.text...)
 		size += add
+		n++
+		lastNL = cur.nl
+		if left == 0 {
+			break
+		}
+		cur, ok, err = lr.next(maxReadBytes + 1)
+		if err != nil && err != errBudget {
+			return "", nil, tools.AsError(err)
+		}
+		if !ok {
+			eof, sel.known = true, true
+			break
+		}
+		sel.add(cur.n)
+		if left > 0 {
+			left--
+		}
 	}
-	out := strings.Join(sel[:n], "\n")
+	if !eof {
+		if err := rest(); err != nil {
+			return "", nil, tools.AsError(err)
+		}
+	}
+	page := string(out)
+	last := first + n - 1
+	total := start + sel.lines + sel.after
 	switch {
+	case by == "lines" && sel.known:
+		return fmt.Sprintf("%s\n\n[Showing lines %d-%d of %d. Use offset=%d to continue.]", page, first, last, total, last+1),
+			&readDetails{sel.truncation(n, size, by)}, nil
 	case by == "lines":
-		last := first + n - 1
-		return fmt.Sprintf("%s\n\n[Showing lines %d-%d of %d. Use offset=%d to continue.]", out, first, last, total, last+1),
-			&readDetails{newTruncation(sel, n, size, by)}, nil
-	case by == "bytes":
-		last := first + n - 1
+		return fmt.Sprintf("%s\n\n[Showing lines %d-%d; more lines follow. Use offset=%d to continue.]", page, first, last, last+1),
+			&readDetails{sel.truncation(n, size, by)}, nil
+	case by == "bytes" && sel.known:
 		return fmt.Sprintf("%s\n\n[Showing lines %d-%d of %d (%s limit). Use offset=%d to continue.]",
-				out, first, last, total, formatSize(maxReadBytes), last+1),
-			&readDetails{newTruncation(sel, n, size, by)}, nil
-	case end < total:
-		return fmt.Sprintf("%s\n\n[%d more lines in file. Use offset=%d to continue.]", out, total-end, end+1), nil, nil
-	case endsWithNewline:
-		return out + "\n", nil, nil
+				page, first, last, total, formatSize(maxReadBytes), last+1),
+			&readDetails{sel.truncation(n, size, by)}, nil
+	case by == "bytes":
+		return fmt.Sprintf("%s\n\n[Showing lines %d-%d; more lines follow (%s limit). Use offset=%d to continue.]",
+				page, first, last, formatSize(maxReadBytes), last+1),
+			&readDetails{sel.truncation(n, size, by)}, nil
+	case !sel.known:
+		return fmt.Sprintf("%s\n\n[More lines follow. Use offset=%d to continue.]", page, last+1), nil, nil
+	case sel.after > 0:
+		return fmt.Sprintf("%s\n\n[%d more lines in file. Use offset=%d to continue.]", page, sel.after, last+1), nil, nil
+	case lastNL:
+		return page + "\n", nil, nil
 	}
-	return out, nil, nil
+	return page, nil, nil
 }
 
-func newTruncation(sel []string, outLines, outBytes int, by string) *truncation {
-	size := len(sel) - 1
-	for _, l := range sel {
-		size += len(l)
-	}
+// truncation is the Classic details for a page cut after outLines lines
+// of outBytes bytes.
+func (tl *tally) truncation(outLines, outBytes int, by string) *truncation {
 	return &truncation{
 		Truncated: true, TruncatedBy: by,
-		TotalLines: len(sel), TotalBytes: size,
+		TotalLines: tl.lines, TotalBytes: int(tl.bytes),
 		OutputLines: outLines, OutputBytes: outBytes,
 		MaxLines: maxReadLines, MaxBytes: maxReadBytes,
 	}
