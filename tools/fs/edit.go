@@ -65,6 +65,9 @@ func runEdit(ctx context.Context, env *tools.Env, params json.RawMessage) (any, 
 			return nil, tools.Errorf(tools.CodeInvalidParams, "edits[%d].oldText must not be empty in %s.", i, t.shown)
 		}
 	}
+	if err := guardGatewayFiles(env, t); err != nil {
+		return nil, err
+	}
 	unlock, err := lockFile(ctx, t.real)
 	if err != nil {
 		return nil, err

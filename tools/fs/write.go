@@ -55,6 +55,9 @@ func runWrite(ctx context.Context, env *tools.Env, params json.RawMessage) (any,
 	if err != nil {
 		return nil, err
 	}
+	if err := guardGatewayFiles(env, t); err != nil {
+		return nil, err
+	}
 	unlock, err := lockFile(ctx, t.real)
 	if err != nil {
 		return nil, err
