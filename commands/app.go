@@ -3,6 +3,7 @@
 package commands
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -32,6 +33,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	r.urlFlag = hasFlag(args, "url")
 	jsonOut := hasFlag(args, "json") || !isTerminal(stdout)
 	if err := app.Run(args); err != nil {
+		var ec exitCode
+		if errors.As(err, &ec) {
+			return int(ec)
+		}
 		if isUsage(err) {
 			err = tools.Errorf(tools.CodeUsage, "%s", dashFlags(err.Error()))
 		}

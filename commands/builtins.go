@@ -21,6 +21,7 @@ func (r *runtime) builtinCommands() []*cli.Command {
 		r.devicesCommand(),
 		r.logsCommand(),
 		r.docsCommand(),
+		r.doctorCommand(),
 		{
 			Name:  "version",
 			Usage: "print the version",

@@ -150,3 +150,9 @@ func plainJSON(b []byte) []byte {
 	}
 	return out
 }
+
+// exitCode ends the process with that code after the command has printed
+// its own result (doctor's failed checks): no error line, no envelope.
+type exitCode int
+
+func (e exitCode) Error() string { return fmt.Sprintf("exit status %d", int(e)) }

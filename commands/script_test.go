@@ -30,6 +30,7 @@ func scriptParams(dir string) testscript.Params {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exits":     cmdExits,
 			"waitready": cmdWaitReady,
+			"listen":    cmdListen,
 		},
 		Setup: func(e *testscript.Env) error {
 			port, err := freePort()
@@ -99,3 +100,25 @@ func freePort() (int, error) {
 func TestScriptsCLI(t *testing.T)     { t.Parallel(); testscript.Run(t, scriptParams("cli")) }
 func TestScriptsFS(t *testing.T)      { t.Parallel(); testscript.Run(t, scriptParams("fs")) }
 func TestScriptsGateway(t *testing.T) { t.Parallel(); testscript.Run(t, scriptParams("gateway")) }
+
+// cmdListen holds a plain TCP listener (not a gateway) on 127.0.0.1:PORT
+// until the script ends: listen PORT
+func cmdListen(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: listen PORT")
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:"+args[0])
+	if err != nil {
+		ts.Fatalf("listen: %v", err)
+	}
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	ts.Defer(func() { l.Close() })
+}
