@@ -67,10 +67,19 @@ func (s *Server) baseEnv() tools.Env {
 	}
 }
 
+// provide fills the typed services the gateway itself provides before any
+// registered service is built: the job runner, the store and the media
+// directory live for the gateway's lifetime (ctx) and are set here by their
+// implementations (s.svc.jobs, s.svc.store, s.svc.media); nil until then.
+func (s *Server) provide(ctx context.Context) error { return nil }
+
 // startServices builds and starts every registered service (tools.
 // RegisterService) in name order; on a failure it stops those already
 // started and returns the error, so the gateway does not run half-equipped.
 func (s *Server) startServices(ctx context.Context) error {
+	if err := s.provide(ctx); err != nil {
+		return fmt.Errorf("gateway services: %w", err)
+	}
 	running := map[string]tools.Service{}
 	var order []string
 	for _, spec := range tools.Services() {
