@@ -15,23 +15,18 @@ import (
 // copies drift from the app.
 func generatedDocs(app *cli.App) (map[string]string, error) {
 	app.Setup() // adds --help/--version as a run does, so both paths agree
-	man, err := app.ToManWithSection(1)
-	if err != nil {
-		return nil, fmt.Errorf("man page: %w", err)
-	}
-	return map[string]string{
-		"man/openclaw.1":            man,
-		"completions/openclaw.bash": bashCompletion,
-		"completions/openclaw.zsh":  zshCompletion,
-		"completions/openclaw.fish": fishCompletion,
-	}, nil
+	files := manPages(app)
+	files["completions/openclaw.bash"] = bashCompletion
+	files["completions/openclaw.zsh"] = zshCompletion
+	files["completions/openclaw.fish"] = fishCompletion
+	return files, nil
 }
 
 func (r *runtime) docsCommand() *cli.Command {
 	return &cli.Command{
 		Name:   "__gen-docs",
 		Hidden: true,
-		Usage:  "write man/openclaw.1 and completions/ under DIR (used by `make docs`)",
+		Usage:  "write man/*.1 and completions/ under DIR (used by `make docs`)",
 		Flags:  []cli.Flag{&cli.StringFlag{Name: "dir", Value: ".", Usage: "repository root `DIR`"}},
 		Action: func(c *cli.Context) error {
 			files, err := generatedDocs(c.App)

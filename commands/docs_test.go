@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -27,6 +28,36 @@ func TestGeneratedDocsAreCurrent(t *testing.T) {
 		if string(got) != want {
 			t.Errorf("%s is stale: run `make docs` and commit the result", rel)
 		}
+	}
+	pages, _ := filepath.Glob(filepath.Join("..", "man", "*.1"))
+	for _, p := range pages {
+		if _, ok := files[filepath.Join("man", filepath.Base(p))]; !ok {
+			t.Errorf("%s is no longer generated: remove it", p)
+		}
+	}
+}
+
+// openclaw(1) has the sections a man page reader expects.
+func TestManPageSections(t *testing.T) {
+	r := newRuntime(nil, &bytes.Buffer{}, &bytes.Buffer{})
+	files, err := generatedDocs(r.newApp())
+	if err != nil {
+		t.Fatal(err)
+	}
+	main := files["man/openclaw.1"]
+	for _, want := range []string{".SH NAME", ".SH SYNOPSIS", ".SH DESCRIPTION", ".SH COMMANDS", ".SH EXIT STATUS",
+		".SH ENVIRONMENT", ".SH FILES", ".SH EXAMPLES", "OPENCLAW_STATE_DIR", "NO_COLOR", "openclaw.json.bak", ".B 130"} {
+		if !strings.Contains(main, want) {
+			t.Errorf("man/openclaw.1 lacks %q", want)
+		}
+	}
+	for _, page := range []string{"man/openclaw-config.1", "man/openclaw-gateway.1", "man/openclaw-tools.1", "man/openclaw-read.1", "man/openclaw-doctor.1"} {
+		if files[page] == "" {
+			t.Errorf("no %s", page)
+		}
+	}
+	if !strings.Contains(files["man/openclaw-config.1"], ".SS openclaw config set") {
+		t.Errorf("openclaw-config(1) lacks its subcommands")
 	}
 }
 
