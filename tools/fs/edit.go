@@ -32,7 +32,7 @@ func init() {
 		Scope:  "operator.write",
 		Where:  tools.Local,
 		Run:    runEdit,
-		Render: renderText,
+		Render: renderEdit,
 	})
 }
 

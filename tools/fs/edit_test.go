@@ -46,7 +46,7 @@ func TestEditExact(t *testing.T) {
 		t.Fatalf("firstChangedLine = %d", got)
 	}
 	var out bytes.Buffer
-	if err := tools.Lookup("edit").Render(&out, r); err != nil || out.String() != "Successfully replaced text in f.txt.\n" {
+	if err := tools.Lookup("edit").Render(&out, r); err != nil || out.String() != "Successfully replaced text in f.txt.\n\n"+wantDiff+"\n" {
 		t.Fatalf("render = %q, %v", out.String(), err)
 	}
 }

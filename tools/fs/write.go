@@ -30,7 +30,7 @@ func init() {
 		Scope:  "operator.write",
 		Where:  tools.Local,
 		Run:    runWrite,
-		Render: renderText,
+		Render: renderWrite,
 	})
 }
 
