@@ -253,3 +253,23 @@ func TestWriteEditKeepModeAndLinks(t *testing.T) {
 	}
 	wantOnly(t, dir, "link.txt", "new.txt", "secret.txt")
 }
+
+// BenchmarkEdit45kLines edits one line in the middle of a 45,000-line
+// file: read, match, commit through a fsynced temp file, diff.
+func BenchmarkEdit45kLines(b *testing.B) {
+	env, dir := newEnv(b)
+	writeFile(b, dir, "big.txt", lines45k())
+	params := [2][]byte{
+		[]byte(`{"path":"big.txt","oldText":"line22500\n","newText":"LINE22500\n"}`),
+		[]byte(`{"path":"big.txt","oldText":"LINE22500\n","newText":"line22500\n"}`),
+	}
+	ctx := b.Context()
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if _, err := tools.Invoke(ctx, env, tools.Call{ID: "edit", Args: params[i%2]}); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
