@@ -66,6 +66,9 @@ type EditOptions struct {
 	// Always writes even when no path changed (a whole-document replace
 	// normalises the file).
 	Always bool
+	// Check, when set, vets the validated next config before anything is
+	// written (the gateway refuses a config it could not run).
+	Check func(*Config) error
 }
 
 // EditResult is what an Edit did.
@@ -157,6 +160,11 @@ func Edit(ctx context.Context, path string, opts EditOptions, fn func(*Draft) er
 		return nil, &InvalidError{Path: path, Issues: cfg.Issues()}
 	}
 	cfg.Path = path
+	if opts.Check != nil {
+		if err := opts.Check(cfg); err != nil {
+			return nil, err
+		}
+	}
 	res.Warnings = cfg.Warnings()
 	res.Config = cfg
 	if opts.DryRun {

@@ -15,6 +15,13 @@ import (
 // maxConfigBytes bounds the main config file.
 const maxConfigBytes = 16 << 20
 
+// ReadFile reads a config file as Load does: a regular file of at most
+// 16 MiB, checked on the opened descriptor (a FIFO never blocks).
+func ReadFile(path string) ([]byte, error) {
+	data, _, err := readRegular(path, maxConfigBytes)
+	return data, err
+}
+
 // HashRaw is the compare-and-set hash of a config file's bytes: sha256,
 // hex. A missing or empty file hashes as sha256("").
 func HashRaw(raw []byte) string {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -51,7 +50,7 @@ func (s *Server) readDiskConfig() (*diskConfig, error) {
 		return nil, err
 	}
 	d := &diskConfig{path: path, authored: map[string]any{}}
-	raw, err := os.ReadFile(path)
+	raw, err := config.ReadFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
@@ -267,7 +266,16 @@ func (s *Server) configWrite(ctx context.Context, method string, p configWritePa
 	if !hashless {
 		base = p.BaseHash
 	}
-	res, err := config.Edit(ctx, path, config.EditOptions{BaseHash: base, Getenv: s.opts.Getenv, Always: !isPatch},
+	// A config the gateway could not run (e.g. token mode with no token)
+	// is refused before it is written: the file and the running config
+	// never part ways.
+	check := func(cfg *config.Config) error {
+		if _, _, err := s.nextAuth(cfg); err != nil {
+			return tools.Errorf(protocol.ErrInvalidRequest, "invalid config: %v", err)
+		}
+		return nil
+	}
+	res, err := config.Edit(ctx, path, config.EditOptions{BaseHash: base, Getenv: s.opts.Getenv, Always: !isPatch, Check: check},
 		func(d *config.Draft) error {
 			if hashless && d.Exists && !isPatch {
 				return tools.Errorf(protocol.ErrInvalidRequest, errBaseHashRequired)

@@ -94,22 +94,15 @@ func (s *Server) reloadFromDisk(ctx context.Context, force bool) (bool, error) {
 // restart; the rest of the config applies. Rotating a secret or switching
 // between token and password is not weakening.
 func (s *Server) applyConfig(cfg *config.Config) error {
-	old := s.auth.Load()
 	if !s.authFromOpts {
-		next, err := resolveAuth(&s.opts, cfg)
+		old := s.auth.Load()
+		next, kept, err := s.nextAuth(cfg)
 		if err != nil {
 			return err
 		}
-		if old.secured() && !next.secured() {
-			s.log.Warnf("config reload: refusing to weaken gateway auth (%s → %s without a secret); keeping the previous auth until a restart (start with --auth none to run without auth)",
-				old.mode, next.mode)
-			next = *old
-		}
-		if !isLoopbackHost(s.host) && !next.secured() {
-			return errors.New("config would leave a non-loopback gateway without auth")
-		}
-		if (next.mode == AuthToken && next.token == "") || (next.mode == AuthPassword && next.password == "") {
-			return fmt.Errorf("gateway auth mode %s has no secret configured", next.mode)
+		if kept {
+			s.log.Warnf("config reload: refusing to weaken gateway auth (to %s without a secret); keeping the previous auth (%s) until a restart (start with --auth none to run without auth)",
+				weakMode(cfg, &s.opts), old.mode)
 		}
 		s.auth.Store(&next)
 		if next != *old {
@@ -126,6 +119,39 @@ func (s *Server) applyConfig(cfg *config.Config) error {
 	return s.broadcast(protocol.EventConfigChanged, protocol.ConfigChangedPayload{
 		Path: s.paths.ConfigPath, Hash: cfg.Hash, TS: nowMs(),
 	}, nil, false)
+}
+
+// nextAuth is the auth cfg brings when auth comes from the config file:
+// the previous auth when cfg would weaken it (kept reports that), an
+// error when cfg cannot run at all. It changes nothing, so config writes
+// check it before writing.
+func (s *Server) nextAuth(cfg *config.Config) (next authConfig, kept bool, err error) {
+	old := s.auth.Load()
+	if s.authFromOpts {
+		return *old, false, nil
+	}
+	next, err = resolveAuth(&s.opts, cfg)
+	if err != nil {
+		return next, false, err
+	}
+	if old.secured() && !next.secured() {
+		next, kept = *old, true
+	}
+	if !isLoopbackHost(s.host) && !next.secured() {
+		return next, false, errors.New("config would leave a non-loopback gateway without auth")
+	}
+	if (next.mode == AuthToken && next.token == "") || (next.mode == AuthPassword && next.password == "") {
+		return next, false, fmt.Errorf("gateway auth mode %s has no secret configured", next.mode)
+	}
+	return next, kept, nil
+}
+
+// weakMode names the auth mode a weakening config asked for.
+func weakMode(cfg *config.Config, o *Options) string {
+	if a, err := resolveAuth(o, cfg); err == nil {
+		return a.mode
+	}
+	return "?"
 }
 
 // configWatch tracks the config file's mtime and size between polls.

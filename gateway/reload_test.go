@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -279,5 +280,61 @@ func TestReloadEditDuringLoadIsNotLost(t *testing.T) {
 			t.Fatalf("the gateway runs tools.profile %q; the file says minimal", ts.s.Config().String("tools.profile", ""))
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// A config.patch that would weaken auth is written (the admin asked), the
+// running config follows the file (same hash), and the auth in force stays
+// until a restart.
+func TestConfigPatchWeakeningAuthKeepsAuth(t *testing.T) {
+	dir := t.TempDir()
+	cfgPath := filepath.Join(dir, "openclaw.json")
+	writeFile(t, cfgPath, `{gateway: {auth: {token: "file-token"}}}`)
+	ts := startServerRaw(t, Options{Paths: config.Paths{StateDir: dir, ConfigPath: cfgPath}, ConfigPollInterval: -1})
+	c := dialConnected(t, ts.url, func(p map[string]any) { p["auth"] = map[string]any{"token": "file-token"} })
+	hash := decode[map[string]any](t, c.call("config.get", nil).Payload)["hash"]
+	f := c.call("config.patch", map[string]any{"raw": `{gateway: {auth: {mode: "none", token: null}}}`, "baseHash": hash})
+	if !f.OK {
+		t.Fatalf("config.patch: %+v", f.Error)
+	}
+	raw, _ := os.ReadFile(cfgPath)
+	if ts.s.Config().Hash != config.HashRaw(raw) {
+		t.Errorf("running hash %s, file hash %s", short(ts.s.Config().Hash), short(config.HashRaw(raw)))
+	}
+	if a := ts.s.auth.Load(); a.mode != AuthToken || a.token != "file-token" {
+		t.Errorf("auth weakened by config.patch: %s", a.mode)
+	}
+	if !strings.Contains(gatewayLog(dir), "refusing to weaken gateway auth") {
+		t.Errorf("no log line")
+	}
+	anon := dial(t, ts.url)
+	if f := anon.call("connect", connectParams(func(p map[string]any) { delete(p, "auth") })); f.OK {
+		t.Errorf("a client without a token connected")
+	}
+}
+
+// A FIFO in place of openclaw.json never hangs config.get or the watcher.
+func TestConfigFIFODoesNotHang(t *testing.T) {
+	dir := t.TempDir()
+	cfgPath := filepath.Join(dir, "openclaw.json")
+	writeFile(t, cfgPath, `{tools: {profile: "coding"}}`)
+	ts := startServer(t, Options{Paths: config.Paths{StateDir: dir, ConfigPath: cfgPath}, ConfigPollInterval: 5 * time.Millisecond})
+	c := dialConnected(t, ts.url)
+	if err := os.Remove(cfgPath); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(cfgPath, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := c.tryCall("config.get", nil, 5*time.Second)
+	if err != nil {
+		t.Fatalf("config.get with a FIFO as the config: %v", err)
+	}
+	if f.OK || !strings.Contains(f.Error.Message, "not a regular file") {
+		t.Errorf("config.get = %s %+v", f.Payload, f.Error)
+	}
+	waitFor(t, 5*time.Second, func() bool { return strings.Contains(gatewayLog(dir), "not a regular file") })
+	if ts.s.Config().String("tools.profile", "") != "coding" {
+		t.Errorf("the last good config was replaced")
 	}
 }
