@@ -76,8 +76,17 @@ func (r *runtime) gatewayStatus(c *cli.Context) error {
 func (r *runtime) renderGatewayStatus(w io.Writer, v gjson.Result) error {
 	_, err := fmt.Fprintf(w, "Gateway %s: "+r.io.Palette(false).Status("reachable")+" in %d ms\n  server   %s (protocol %d, conn %s)\n  auth     %s as %s [%s]\n  methods  %d\n  clients  %d connected\n",
 		v.Get("url").String(), v.Get("connectMs").Int(),
-		v.Get("server.version").String(), v.Get("protocol").Int(), v.Get("server.connId").String(),
+		serverVersion(v), v.Get("protocol").Int(), v.Get("server.connId").String(),
 		v.Get("auth.method").String(), v.Get("auth.role").String(), joinStrings(v.Get("auth.scopes")),
 		v.Get("methods").Int(), len(v.Get("presence").Array()))
 	return err
+}
+
+// serverVersion is the compatible release and, when the gateway sends one,
+// its own build ("2026.9.6, build 2026.9.6-go+abc").
+func serverVersion(v gjson.Result) string {
+	if b := v.Get("server.buildId").String(); b != "" && b != v.Get("server.version").String() {
+		return v.Get("server.version").String() + ", build " + b
+	}
+	return v.Get("server.version").String()
 }

@@ -314,8 +314,8 @@ func (s *Server) helloOK(c *conn, sess *session) protocol.HelloOK {
 	return protocol.HelloOK{
 		Type:     "hello-ok",
 		Protocol: sess.protocol,
-		Server:   protocol.ServerInfo{Version: s.opts.Version, ConnID: c.id, BootID: s.bootID},
-		Features: protocol.Features{Methods: methods, Events: protocol.Events, Capabilities: []string{}},
+		Server:   protocol.ServerInfo{Version: CompatibleVersion, BuildID: buildID(s.opts.Version), ConnID: c.id, BootID: s.bootID},
+		Features: protocol.Features{Methods: methods, Events: protocol.Events, Capabilities: capabilities()},
 		Snapshot: snap,
 		Auth:     protocol.HelloAuth{Method: sess.authMethod, Role: sess.role, Scopes: sess.scopes},
 		Policy: protocol.Policy{
@@ -338,4 +338,44 @@ func short(id string) string {
 		return id[:12]
 	}
 	return id
+}
+
+// CompatibleVersion is the original OpenClaw release whose protocol and
+// method semantics this gateway implements. hello-ok.server.version carries
+// it, because that is where the original CLI compares versions (`gateway
+// status` warns on a mismatch); this build's own version goes in
+// server.buildId and in `status`, presence and `openclaw version`.
+const CompatibleVersion = "2026.9.6"
+
+// buildID is this build's version for hello-ok.server.buildId (1..96 chars).
+func buildID(v string) string {
+	if len(v) > 96 {
+		v = v[:96]
+	}
+	return v
+}
+
+// capabilityMethods maps each server capability (§3.3) we may advertise
+// to the methods that must be served, with the original's semantics, for
+// it to be true. Only those whose methods are all registered are sent: the
+// original CLI refuses or changes behaviour on these strings.
+var capabilityMethods = map[string][]string{
+	// `openclaw models list` requires it before it sends models.list.
+	"published-model-catalog": {"models.list"},
+}
+
+// capabilities lists the advertised server capabilities, sorted.
+func capabilities() []string {
+	out := []string{}
+	for cp, methods := range capabilityMethods {
+		ok := true
+		for _, m := range methods {
+			ok = ok && tools.ByMethod(m) != nil
+		}
+		if ok {
+			out = append(out, cp)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

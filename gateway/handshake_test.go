@@ -47,7 +47,7 @@ func TestHandshakeHappyPath(t *testing.T) {
 		Type     string `json:"type"`
 		Protocol int    `json:"protocol"`
 		Server   struct {
-			Version, ConnID, BootID string
+			Version, BuildID, ConnID, BootID string
 		} `json:"server"`
 		Features struct {
 			Methods      []string  `json:"methods"`
@@ -68,7 +68,7 @@ func TestHandshakeHappyPath(t *testing.T) {
 	if hello.Type != "hello-ok" || hello.Protocol != 4 {
 		t.Errorf("type/protocol = %q/%d", hello.Type, hello.Protocol)
 	}
-	if hello.Server.Version != "test" || !uuidV4.MatchString(hello.Server.ConnID) || hello.Server.BootID == "" {
+	if hello.Server.Version != CompatibleVersion || hello.Server.BuildID != "test" || !uuidV4.MatchString(hello.Server.ConnID) || hello.Server.BootID == "" {
 		t.Errorf("server = %+v", hello.Server)
 	}
 	for _, m := range []string{"health", "status", "system-presence", "last-heartbeat", "set-heartbeats", "logs.tail",
@@ -86,8 +86,8 @@ func TestHandshakeHappyPath(t *testing.T) {
 			t.Errorf("features.events lacks %s", e)
 		}
 	}
-	if hello.Features.Capabilities == nil || len(*hello.Features.Capabilities) != 0 {
-		t.Errorf("capabilities = %v, want []", hello.Features.Capabilities)
+	if hello.Features.Capabilities == nil || !slices.Equal(*hello.Features.Capabilities, []string{"published-model-catalog"}) {
+		t.Errorf("capabilities = %v", hello.Features.Capabilities)
 	}
 	sn := hello.Snapshot
 	if len(sn.Presence) < 1 || sn.Presence[0].Mode != "gateway" || sn.Presence[0].Reason != "self" {
