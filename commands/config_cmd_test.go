@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/creack/pty"
 
 	"github.com/openclaw-go/openclaw/config"
 )
@@ -184,5 +187,52 @@ func TestConfigSetCommentWarning(t *testing.T) {
 	}
 	if r := runOC(t, home, "config", "set", "tools.profile", "full"); r.code != 0 || !strings.Contains(r.stderr, "strip JSON5 comments") {
 		t.Errorf("real comment not warned: exit %d %q", r.code, r.stderr)
+	}
+}
+
+// On a terminal, config get of a defaulted path says it is the default.
+func TestConfigGetDefaultOnTTY(t *testing.T) {
+	home := t.TempDir()
+	exe, err := exec.LookPath("openclaw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "config", "get", "gateway.port")
+	cmd.Env = append(os.Environ(), "HOME="+home, "OPENCLAW_STATE_DIR="+filepath.Join(home, ".openclaw"),
+		"OPENCLAW_CONFIG_PATH=", "OPENCLAW_PROFILE=", "NO_COLOR=1")
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var buf bytes.Buffer
+	done := make(chan struct{})
+	go func() { _, _ = io.Copy(&buf, f); close(done) }()
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("config get on a tty: %v", err)
+	}
+	<-done
+	out := strings.ReplaceAll(buf.String(), "\r\n", "\n")
+	if !strings.HasPrefix(out, "18789\n") || !strings.Contains(out, "(default: gateway.port is not set in ") {
+		t.Errorf("tty output %q", out)
+	}
+}
+
+// The CLI write path removes temp files left by an interrupted write.
+func TestConfigSetRemovesInterruptedTempFiles(t *testing.T) {
+	home := t.TempDir()
+	dir := filepath.Dir(cfgFile(home))
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	left := filepath.Join(dir, ".openclaw.json.tmp-4242")
+	if err := os.WriteFile(left, []byte(`{"half":`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r := runOC(t, home, "config", "set", "tools.profile", "coding"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	if _, err := os.Stat(left); err == nil {
+		t.Errorf("%s survived a config write", left)
 	}
 }
