@@ -122,7 +122,9 @@ func (s *Server) invoke(ctx context.Context, c *conn, req *protocol.Request) (re
 			final = nil
 		}
 	}()
-	out, final, err := tools.InvokeDeferred(ctx, s.env(c.sess), tools.Call{Method: req.Method, Args: req.Params})
+	env := s.env(c.sess)
+	env.Sink = &connSink{c: c, id: req.ID} // progress and events to this caller (sink.go)
+	out, final, err := tools.InvokeDeferred(ctx, env, tools.Call{Method: req.Method, Args: req.Params})
 	if err != nil {
 		if ctx.Err() != nil && c.closing.Load() {
 			return nil, nil, false // the client is gone: nobody to answer

@@ -19,6 +19,7 @@ type logger struct {
 	path    string
 	extra   io.Writer
 	verbose bool
+	watch   logWatch // wakes logs.follow streams (logwatch.go)
 }
 
 // logPath is <state>/logs/gateway.log, or "" without a state dir.
@@ -59,6 +60,7 @@ func (l *logger) write(level, format string, args ...any) {
 	if l.extra != nil {
 		_, _ = io.WriteString(l.extra, line)
 	}
+	l.watch.notify()
 }
 
 func (l *logger) Infof(format string, args ...any) { l.write("info", format, args...) }

@@ -70,6 +70,76 @@ func init() {
 	})
 }
 
+// logsParams are the params of logs.follow (logs.tail's).
+type logsParams struct {
+	Cursor   *int64 `json:"cursor"`
+	Limit    int    `json:"limit"`
+	MaxBytes int64  `json:"maxBytes"`
+}
+
+// logs.follow streams the gateway log to the calling connection: the
+// first batch is the tail (as logs.tail without a cursor, or after the
+// given cursor), then each batch as soon as lines are written, as
+// `tool.event` frames named "logs.lines" whose payload has the logs.tail
+// result shape. The request stays open until the client disconnects or
+// the gateway stops; then it answers {"cursor"} (the next cursor to poll
+// from). Clients discover it in hello-ok.features.methods and fall back to
+// polling logs.tail against gateways without it (the original).
+func init() {
+	registerMethod(&tools.Action{
+		Method:  "logs.follow",
+		Summary: "Stream the gateway log as it is written (tool.event \"logs.lines\" frames)",
+		Schema: `{"type":"object","properties":{
+			"cursor":{"type":"integer","minimum":0,"description":"Byte offset to continue from (default: the tail)"},
+			"limit":{"type":"integer","minimum":1,"maximum":5000,"description":"Most lines per batch (default 500)"},
+			"maxBytes":{"type":"integer","minimum":1,"maximum":1000000,"description":"Most bytes per batch (default 250000)"}},
+			"additionalProperties":false}`,
+		Scope: protocol.ScopeRead,
+		Run: tools.Typed(func(ctx context.Context, env *tools.Env, p logsParams) (any, error) {
+			s, err := serverFrom(env, "logs.follow")
+			if err != nil {
+				return nil, err
+			}
+			if env.Sink == nil {
+				return nil, tools.Errorf(tools.CodeUsage, "logs.follow streams events to its caller: call it over a gateway connection")
+			}
+			if p.Limit == 0 {
+				p.Limit = logsDefaultLimit
+			}
+			if p.MaxBytes == 0 {
+				p.MaxBytes = logsDefaultMaxBytes
+			}
+			return followLog(ctx, s, env.Sink, p.Cursor, min(p.Limit, logsMaxLimit), min(p.MaxBytes, logsMaxBytes))
+		}),
+	})
+}
+
+// followLog sends batches until ctx ends or the gateway stops. The first
+// batch is always sent (even empty): it tells the client the stream is
+// live.
+func followLog(ctx context.Context, s *Server, sink tools.Sink, cursor *int64, limit int, maxBytes int64) (any, error) {
+	first := true
+	for {
+		wake := s.log.watch.changed() // before reading: a write in between still wakes us
+		res, err := readLogSlice(s.log.path, cursor, limit, maxBytes)
+		if err != nil {
+			return nil, err
+		}
+		if first || len(res.Lines) > 0 || res.Reset {
+			sink.Event("logs.lines", res)
+		}
+		first = false
+		cursor = &res.Cursor
+		select {
+		case <-wake:
+		case <-ctx.Done():
+			return map[string]any{"cursor": *cursor}, nil
+		case <-s.jobs.Done():
+			return map[string]any{"cursor": *cursor}, nil
+		}
+	}
+}
+
 // readLogSlice follows the reference: without a cursor, the last maxBytes;
 // with one, everything after it (re-anchored at the tail with reset when
 // the file shrank or too much accumulated). Lines cut by the window start

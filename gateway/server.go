@@ -56,7 +56,8 @@ type Server struct {
 	limiter  authLimiter
 	restart  restartState
 	watch    configWatch
-	svc      provided // typed services for handlers (services.go)
+	svc      provided   // typed services for handlers (services.go)
+	jobs     *jobRunner // background work outliving its request (jobs.go)
 }
 
 // New validates the options and prepares a server; it does not bind yet.
@@ -121,6 +122,8 @@ func New(opts Options) (*Server, error) {
 	s.cfg.Store(cfg)
 	s.auth.Store(&auth)
 	s.heartbeats.Store(true)
+	s.jobs = newJobRunner(s.Broadcast, s.log.Warnf)
+	s.svc.jobs = s.jobs
 	s.limiter.limit = func() rateLimit { return rateLimitFrom(s.Config()) }
 	s.upgrader = websocket.Upgrader{
 		EnableCompression: false,
@@ -232,6 +235,7 @@ func (s *Server) shutdown() int64 {
 	cancel()
 
 	s.broadcast(protocol.EventShutdown, protocol.ShutdownPayload{Reason: protocol.ReasonGatewayStopping}, nil, false)
+	s.jobs.stop(jobStopGrace) // cancel background work (and streams) before the drain waits on them
 
 	deadline := time.Now().Add(s.opts.DrainTimeout)
 	for s.inflight.Load() > 0 && time.Now().Before(deadline) {

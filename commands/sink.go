@@ -1,0 +1,152 @@
+package commands
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/openclaw-go/openclaw/protocol"
+	"github.com/tidwall/gjson"
+)
+
+// progressEvery throttles redraws of the progress line: a handler may
+// report per chunk, the terminal needs a few frames a second.
+const progressEvery = 100 * time.Millisecond
+
+// cliSink is the CLI's tools.Sink. With --stream every progress report and
+// event is one NDJSON object on stdout ({"type":"progress",…} or
+// {"type":"event",…}) ahead of the result line; otherwise progress is one
+// line redrawn in place on stderr when stderr is a terminal, and nothing
+// at all when it is not (or with --json). A relayed call feeds it the
+// gateway's tool.progress/tool.event frames, so both paths look the same.
+//
+// A plain line, not schollz/progressbar: a bar needs a known total, most
+// of our work has none, and this costs nothing at start-up.
+type cliSink struct {
+	mu     sync.Mutex
+	stream io.Writer // stdout with --stream, else nil
+	line   io.Writer // stderr when it is a terminal, else nil
+	last   time.Time
+	drawn  int // width of the line on screen, 0 when clear
+}
+
+// newSink builds the sink for one command: stream (--stream) wins over the
+// progress line; the line needs stderr on a terminal and no --json.
+func newSink(stdout, stderr io.Writer, stream, jsonFlag bool) *cliSink {
+	s := &cliSink{}
+	switch {
+	case stream:
+		s.stream = stdout
+	case !jsonFlag && isTerminal(stderr):
+		s.line = stderr
+	}
+	return s
+}
+
+// Progress reports done of total (total < 0: unknown).
+func (s *cliSink) Progress(msg string, done, total int64) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stream != nil {
+		s.writeJSON(map[string]any{"type": "progress", "message": msg, "done": done, "total": total})
+		return
+	}
+	if s.line == nil {
+		return
+	}
+	now := time.Now()
+	final := total >= 0 && done >= total
+	if !final && s.drawn > 0 && now.Sub(s.last) < progressEvery {
+		return
+	}
+	s.last = now
+	text := progressText(msg, done, total)
+	pad := ""
+	if n := len([]rune(text)); n < s.drawn {
+		pad = strings.Repeat(" ", s.drawn-n)
+	}
+	fmt.Fprintf(s.line, "\r%s%s", text, pad)
+	s.drawn = len([]rune(text))
+}
+
+// Event reports a named event (stream mode only: a terminal shows
+// progress, not raw events).
+func (s *cliSink) Event(name string, payload any) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stream != nil {
+		s.writeJSON(map[string]any{"type": "event", "event": name, "payload": payload})
+	}
+}
+
+// finish clears the progress line so the result prints on a clean line.
+func (s *cliSink) finish() {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.line != nil && s.drawn > 0 {
+		fmt.Fprintf(s.line, "\r%s\r", strings.Repeat(" ", s.drawn))
+		s.drawn = 0
+	}
+}
+
+// gatewayEvent takes a relayed call's tool.progress / tool.event frames
+// (client.Options.OnEvent).
+func (s *cliSink) gatewayEvent(ev protocol.Event) {
+	if s == nil {
+		return
+	}
+	v := gjson.ParseBytes(ev.Payload)
+	switch ev.Event {
+	case "tool.progress":
+		total := int64(-1)
+		if t := v.Get("total"); t.Exists() {
+			total = t.Int()
+		}
+		s.Progress(v.Get("message").Str, v.Get("done").Int(), total)
+	case "tool.event":
+		s.Event(v.Get("name").Str, json.RawMessage(orNull(v.Get("payload").Raw)))
+	}
+}
+
+func (s *cliSink) writeJSON(v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return
+	}
+	_, _ = s.stream.Write(append(b, '\n'))
+}
+
+// progressText is "msg  3/10 (30%)", "msg  3/10" when nothing is done
+// yet, or "msg  3" when the total is unknown.
+func progressText(msg string, done, total int64) string {
+	if msg == "" {
+		msg = "working"
+	}
+	switch {
+	case total > 0:
+		return fmt.Sprintf("%s  %d/%d (%d%%)", msg, done, total, done*100/total)
+	case total == 0:
+		return msg
+	default:
+		return fmt.Sprintf("%s  %d", msg, done)
+	}
+}
+
+func orNull(raw string) string {
+	if raw == "" {
+		return "null"
+	}
+	return raw
+}

@@ -1,0 +1,249 @@
+package gateway
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/openclaw-go/openclaw/protocol"
+	"github.com/openclaw-go/openclaw/tools"
+)
+
+// jobGate lets a test release or watch one background job by name.
+type jobGate struct {
+	started   chan struct{}
+	release   chan struct{}
+	cancelled chan struct{}
+}
+
+var jobGates sync.Map // name → *jobGate
+
+func gateFor(name string) *jobGate {
+	g, _ := jobGates.LoadOrStore(name, &jobGate{
+		started: make(chan struct{}), release: make(chan struct{}), cancelled: make(chan struct{}),
+	})
+	return g.(*jobGate)
+}
+
+// Test-only methods: test.job starts a background job named by params.name
+// that reports progress and waits for its gate or cancellation;
+// test.deferred does the same but answers accepted-then-final.
+func init() {
+	run := func(name string) func(ctx context.Context, sink tools.Sink) (any, error) {
+		return func(ctx context.Context, sink tools.Sink) (any, error) {
+			g := gateFor(name)
+			close(g.started)
+			sink.Progress("waiting", 1, 2)
+			select {
+			case <-g.release:
+				return map[string]any{"finished": name}, nil
+			case <-ctx.Done():
+				close(g.cancelled)
+				return nil, ctx.Err()
+			}
+		}
+	}
+	schema := `{"type":"object","required":["name"],"properties":{"name":{"type":"string"}}}`
+	tools.Register(&tools.Action{Method: "test.job", Scope: protocol.ScopeWrite, Where: tools.Gateway, Schema: schema,
+		Run: func(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
+			jobs, err := env.NeedJobs("test.job")
+			if err != nil {
+				return nil, err
+			}
+			name := gjson.GetBytes(params, "name").Str
+			info, err := jobs.Start(tools.JobSpec{Kind: "test", Owner: name, Run: run(name)})
+			if err != nil {
+				return nil, err
+			}
+			return map[string]any{"taskId": info.ID, "status": info.Status}, nil
+		}})
+	tools.Register(&tools.Action{Method: "test.deferred", Scope: protocol.ScopeWrite, Where: tools.Gateway, Schema: schema,
+		Run: func(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
+			jobs, err := env.NeedJobs("test.deferred")
+			if err != nil {
+				return nil, err
+			}
+			name := gjson.GetBytes(params, "name").Str
+			return tools.DeferJob(jobs, tools.JobSpec{Kind: "test", Owner: name, Run: run(name)})
+		}})
+	tools.Register(&tools.Action{Method: "test.progress", Scope: protocol.ScopeRead, Where: tools.Gateway,
+		Run: func(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
+			for i := int64(1); i <= 3; i++ {
+				env.Progress("step", i, 3)
+			}
+			env.Event("note", map[string]any{"hello": "world"})
+			return map[string]any{"done": true}, nil
+		}})
+}
+
+// startJob calls test.job and returns the task id.
+func startJob(t *testing.T, c *tclient, name string) string {
+	t.Helper()
+	f := c.call("test.job", map[string]any{"name": name})
+	if !f.OK {
+		t.Fatalf("test.job: %+v", f.Error)
+	}
+	id := gjson.GetBytes(f.Payload, "taskId").Str
+	if id == "" {
+		t.Fatalf("test.job: no taskId in %s", f.Payload)
+	}
+	select {
+	case <-gateFor(name).started:
+	case <-time.After(5 * time.Second):
+		t.Fatal("job did not start")
+	}
+	return id
+}
+
+// nextTaskEvent returns the next `task` event about id with this status.
+func nextTaskEvent(t *testing.T, c *tclient, id, status string) gjson.Result {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		f := c.nextEvent(t, EventTask, time.Until(deadline))
+		v := gjson.GetBytes(f.Payload, "task")
+		if v.Get("id").Str == id && v.Get("status").Str == status {
+			return gjson.ParseBytes(f.Payload)
+		}
+	}
+	t.Fatalf("no task event %s for %s", status, id)
+	return gjson.Result{}
+}
+
+func TestJobCancelByID(t *testing.T) {
+	ts := startServer(t, Options{})
+	c := dialConnected(t, ts.url)
+	id := startJob(t, c, t.Name())
+
+	f := c.call("tasks.cancel", map[string]any{"taskId": id})
+	if !f.OK {
+		t.Fatalf("tasks.cancel: %+v", f.Error)
+	}
+	select {
+	case <-gateFor(t.Name()).cancelled:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the job's context was not cancelled")
+	}
+	if got := gjson.GetBytes(f.Payload, "task.status").Str; got != tools.JobCancelled {
+		t.Errorf("tasks.cancel answered status %q, want cancelled: %s", got, f.Payload)
+	}
+	if !gjson.GetBytes(f.Payload, "cancelled").Bool() {
+		t.Errorf("tasks.cancel: cancelled should be true: %s", f.Payload)
+	}
+	nextTaskEvent(t, c, id, tools.JobCancelled)
+
+	f = c.call("tasks.get", map[string]any{"taskId": id})
+	if got := gjson.GetBytes(f.Payload, "task.status").Str; !f.OK || got != tools.JobCancelled {
+		t.Errorf("tasks.get after cancel: %s %+v", f.Payload, f.Error)
+	}
+	f = c.call("tasks.cancel", map[string]any{"taskId": "no-such-task"})
+	if f.OK || f.Error.Code != protocol.ErrInvalidRequest || f.Error.Message != "task not found: no-such-task" {
+		t.Errorf("cancel of an unknown id: %+v", f.Error)
+	}
+	// Cancelling needs write; a read-only operator is refused.
+	ro := dialConnected(t, ts.url, func(p map[string]any) { p["scopes"] = []string{protocol.ScopeRead} })
+	if f := ro.call("tasks.cancel", map[string]any{"taskId": id}); f.OK || f.Error.Code != protocol.ErrForbidden {
+		t.Errorf("read-only cancel: %+v", f)
+	}
+	if f := ro.call("tasks.list", nil); !f.OK || len(gjson.GetBytes(f.Payload, "tasks").Array()) != 1 {
+		t.Errorf("tasks.list: %s %+v", f.Payload, f.Error)
+	}
+}
+
+// A job outlives the connection that started it: the client goes away,
+// the job finishes, and another client sees the result by event and by id.
+func TestJobSurvivesDisconnect(t *testing.T) {
+	ts := startServer(t, Options{})
+	a := dialConnected(t, ts.url)
+	id := startJob(t, a, t.Name())
+	a.close()
+	waitFor(t, 5*time.Second, func() bool { return len(ts.s.readyConns()) == 0 })
+
+	b := dialConnected(t, ts.url)
+	f := b.call("tasks.get", map[string]any{"taskId": id})
+	if got := gjson.GetBytes(f.Payload, "task.status").Str; got != tools.JobRunning {
+		t.Fatalf("after the starter left, status = %q, want running (%s)", got, f.Payload)
+	}
+	close(gateFor(t.Name()).release)
+	ev := nextTaskEvent(t, b, id, tools.JobOK)
+	if got := ev.Get("task.result.finished").Str; got != t.Name() {
+		t.Errorf("task event result = %s", ev.Raw)
+	}
+	f = b.call("tasks.get", map[string]any{"taskId": id})
+	if got := gjson.GetBytes(f.Payload, "task.result.finished").Str; got != t.Name() {
+		t.Errorf("tasks.get result: %s", f.Payload)
+	}
+	select {
+	case <-gateFor(t.Name()).cancelled:
+		t.Error("the disconnect cancelled the job")
+	default:
+	}
+}
+
+// Shutdown cancels running jobs and waits for them: nothing is orphaned.
+func TestShutdownCancelsJobs(t *testing.T) {
+	ts := startServer(t, Options{})
+	c := dialConnected(t, ts.url)
+	id := startJob(t, c, t.Name())
+	ts.stop()
+	select {
+	case <-gateFor(t.Name()).cancelled:
+	default:
+		t.Fatal("Serve returned with the job still running")
+	}
+	info, ok := ts.s.jobs.Get(id)
+	if !ok || info.Status != tools.JobCancelled || info.Error == nil || info.Error.Message != "cancelled: the gateway stopped" {
+		t.Errorf("after shutdown: %+v", info)
+	}
+	if _, err := ts.s.jobs.Start(tools.JobSpec{Kind: "late", Run: func(context.Context, tools.Sink) (any, error) { return nil, nil }}); err == nil {
+		t.Error("a job started after shutdown")
+	}
+}
+
+// A handler's progress and events reach the calling connection as
+// tool.progress / tool.event frames carrying the request id, before the
+// response; other connections see none of them.
+func TestSinkEventsToCaller(t *testing.T) {
+	ts := startServer(t, Options{})
+	c := dialConnected(t, ts.url)
+	other := dialConnected(t, ts.url)
+	id, ch := c.send("test.progress", nil)
+	var res frame
+	select {
+	case res = <-ch:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no response")
+	}
+	if !res.OK {
+		t.Fatalf("test.progress: %+v", res.Error)
+	}
+	for i := int64(1); i <= 3; i++ {
+		f := c.nextEvent(t, EventToolProgress, 5*time.Second)
+		p := gjson.ParseBytes(f.Payload)
+		if p.Get("id").Str != id || p.Get("done").Int() != i || p.Get("total").Int() != 3 || p.Get("message").Str != "step" || f.Seq != nil {
+			t.Errorf("progress %d: %s (seq %v)", i, f.Payload, f.Seq)
+		}
+	}
+	f := c.nextEvent(t, EventToolEvent, 5*time.Second)
+	if p := gjson.ParseBytes(f.Payload); p.Get("id").Str != id || p.Get("name").Str != "note" || p.Get("payload.hello").Str != "world" {
+		t.Errorf("tool.event: %s", f.Payload)
+	}
+	// The other connection: its next response comes after anything queued
+	// for it, so no tool.* frame may be waiting.
+	other.call("health", nil)
+	for {
+		select {
+		case raw := <-other.events:
+			if n := gjson.GetBytes(raw, "event").Str; n == EventToolProgress || n == EventToolEvent {
+				t.Fatalf("another connection got %s", raw)
+			}
+			continue
+		default:
+		}
+		break
+	}
+}
