@@ -269,6 +269,7 @@ type eventQueue struct {
 	items  []protocol.Event
 	closed bool
 	signal chan struct{}
+	synced eventSync // how far delivery got (eventsync.go)
 }
 
 func newEventQueue() *eventQueue { return &eventQueue{signal: make(chan struct{}, 1)} }
@@ -276,6 +277,7 @@ func newEventQueue() *eventQueue { return &eventQueue{signal: make(chan struct{}
 func (q *eventQueue) push(ev protocol.Event) {
 	q.mu.Lock()
 	q.items = append(q.items, ev)
+	q.synced.pushed++
 	q.mu.Unlock()
 	q.wake()
 }
@@ -303,6 +305,7 @@ func (q *eventQueue) run(fn func(protocol.Event)) {
 		for _, ev := range items {
 			fn(ev)
 		}
+		q.delivered(len(items), closed && len(items) == 0)
 		if len(items) == 0 {
 			if closed {
 				return

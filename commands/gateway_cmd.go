@@ -30,7 +30,8 @@ func (r *runtime) gatewayCommand() *cli.Command {
 				Description: "EXAMPLES:\n   openclaw gateway call health\n   openclaw gateway call config.get --query hash\n" +
 					"   openclaw gateway call config.patch --params '{\"raw\":\"{tools:{profile:\\\"coding\\\"}}\",\"baseHash\":\"…\"}'",
 				Flags: append(append(outputFlags(),
-					&cli.StringFlag{Name: "params", Value: "{}", Usage: "params as JSON, @file, or - for stdin"}),
+					&cli.StringFlag{Name: "params", Value: "{}", Usage: "params as JSON, @file, or - for stdin"},
+					&cli.BoolFlag{Name: "expect-final", Usage: "wait past an \"accepted\" answer for the final result (agent runs)"}),
 					connFlags()...),
 				Action: r.gatewayCall,
 			},
@@ -56,6 +57,7 @@ func (r *runtime) gatewayCall(c *cli.Context) error {
 	if a := tools.ByMethod(method); a != nil && a.Scope != "" {
 		scopes = []string{a.Scope}
 	}
+	r.expectFinal = c.Bool("expect-final")
 	res, err := r.callScopes(c, method, scopes, raw, 10*time.Second)
 	if err != nil {
 		return err

@@ -167,13 +167,18 @@ func (r *runtime) dialCall(ctx context.Context, t gatewayTarget, method string, 
 	conn, err := client.Dial(ctx, client.Options{
 		URL: t.url, Token: t.token, Password: t.password,
 		ClientID: "cli", ClientMode: "cli", Version: Version,
-		Scopes: scopes,
+		Scopes:  scopes,
+		OnEvent: r.sink.gatewayEvent, // tool.progress / tool.event for this call (sink.go)
 	})
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close()
-	return conn.Call(ctx, method, params)
+	// With expectFinal a long-running method's "accepted" answer is skipped
+	// for its final result on the same id.
+	res, err := conn.CallWith(ctx, method, params, client.CallOptions{ExpectFinal: r.expectFinal})
+	_ = conn.SyncEvents(ctx) // print the call's progress and events before its result
+	return res, err
 }
 
 // gatewayTarget is where relayed calls go and how they authenticate.

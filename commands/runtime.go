@@ -26,6 +26,11 @@ type runtime struct {
 
 	paths *config.Paths
 	cfg   *config.Config
+	// sink takes a running tool command's progress and events (sink.go).
+	sink *cliSink
+	// expectFinal makes a relayed call wait past "accepted" for the final
+	// answer (tool commands always; gateway call with --expect-final).
+	expectFinal bool
 }
 
 func newRuntime(stdin io.Reader, stdout, stderr io.Writer) *runtime {
@@ -77,8 +82,12 @@ func (r *runtime) Env(c *cli.Context) (*tools.Env, error) {
 	if err != nil {
 		return nil, fmt.Errorf("working directory: %w", err)
 	}
-	return &tools.Env{Config: cfg, StateDir: p.StateDir, Workspace: wd, Warn: r.stderr,
-		Subject: tools.Subject{AgentID: r.getenv("OPENCLAW_AGENT_ID")}}, nil
+	env := &tools.Env{Config: cfg, StateDir: p.StateDir, Workspace: wd, Warn: r.stderr,
+		Subject: tools.Subject{AgentID: r.getenv("OPENCLAW_AGENT_ID")}}
+	if r.sink != nil {
+		env.Sink = r.sink
+	}
+	return env, nil
 }
 
 // stdoutTTY reports whether stdout is a terminal (human output).
@@ -91,5 +100,5 @@ func isTerminal(w io.Writer) bool {
 
 // jsonMode is true with --json or when stdout is not a terminal.
 func (r *runtime) jsonMode(c *cli.Context) bool {
-	return c.Bool("json") || !r.stdoutTTY()
+	return c.Bool("json") || c.Bool("stream") || !r.stdoutTTY()
 }

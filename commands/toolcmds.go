@@ -15,6 +15,7 @@ import (
 var reservedFlags = map[string]bool{
 	"json": true, "query": true, "raw": true, "r": true, "params": true, "url": true, "token": true,
 	"password": true, "timeout": true, "remote": true, "help": true, "h": true,
+	"stream": true,
 }
 
 // outputFlags select the output form.
@@ -86,7 +87,8 @@ func groupUsage(group, tool string, multi bool) string {
 // flags, its Args as positionals.
 func (r *runtime) actionCommand(a *tools.Action, name string) *cli.Command {
 	flags := append(outputFlags(),
-		&cli.StringFlag{Name: "params", Usage: "params as a JSON object, @file, or - for stdin (flags override)"})
+		&cli.StringFlag{Name: "params", Usage: "params as a JSON object, @file, or - for stdin (flags override)"},
+		&cli.BoolFlag{Name: "stream", Usage: "print progress and events as NDJSON on stdout, then the result line"})
 	if a.Where != tools.Gateway {
 		flags = append(flags, &cli.BoolFlag{Name: "remote", Usage: "run on the gateway instead of in this process"})
 	}
@@ -120,7 +122,10 @@ func (r *runtime) actionCommand(a *tools.Action, name string) *cli.Command {
 			if err != nil {
 				return err
 			}
+			r.sink = newSink(r.stdout, r.stderr, c.Bool("stream"), c.Bool("json"))
+			r.expectFinal = true
 			res, err := r.run(c, a, params)
+			r.sink.finish()
 			if err != nil {
 				return err
 			}
