@@ -101,7 +101,8 @@ func followCmd(t *testing.T, args ...string) *exec.Cmd {
 // written: polling is set to an hour, so only the stream can deliver it.
 // Ctrl-C then exits 130.
 func TestLogsFollowStreams(t *testing.T) {
-	_, url, gwLogs := startGateway(t)
+	g := startGateway(t, "")
+	url, gwLogs := g.url, g.logs
 	cmd := followCmd(t, "--interval", "1h", "--url", url, "--token", "sig")
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -121,10 +122,10 @@ func TestLogsFollowStreams(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	if _, err := conn.Call(ctx, "config.patch", map[string]any{"raw": `{tools:{profile:"full"}}`}); err != nil {
+	if _, err := conn.Call(ctx, "config.patch", map[string]any{"raw": `{ui:{prefs:{theme:"dark"}}}`, "note": "follow-marker"}); err != nil {
 		t.Fatalf("config.patch: %v\n%s", err, gwLogs.String())
 	}
-	lines.waitLine(t, "config.patch: wrote", 10*time.Second)
+	lines.waitLine(t, "follow-marker", 10*time.Second)
 
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)

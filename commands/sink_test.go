@@ -158,7 +158,8 @@ func TestStreamPrintsNDJSON(t *testing.T) {
 // the hint, but runs on the gateway.
 func TestStreamRelayedAndJobsNeedGateway(t *testing.T) {
 	t.Setenv("OPENCLAW_TEST_SINK", "1") // the gateway process registers the test tools too
-	_, url, gwLogs := startGateway(t)
+	g := startGateway(t, "")
+	url, gwLogs := g.url, g.logs
 
 	out, errOut, code := sinkRun(t, false, "test-progress", "--stream", "--url", url, "--token", "sig")
 	if code != 0 {

@@ -7,8 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/tidwall/gjson"
 
+	"github.com/openclaw-go/openclaw/client"
 	"github.com/openclaw-go/openclaw/protocol"
 	"github.com/openclaw-go/openclaw/tools"
 )
@@ -31,7 +33,7 @@ func gateFor(name string) *jobGate {
 
 // Test-only methods: test.job starts a background job named by params.name
 // that reports progress and waits for its gate or cancellation;
-// test.deferred does the same but answers accepted-then-final.
+// test.job.deferred does the same but answers accepted-then-final.
 func init() {
 	run := func(name string) func(ctx context.Context, sink tools.Sink) (any, error) {
 		return func(ctx context.Context, sink tools.Sink) (any, error) {
@@ -61,9 +63,9 @@ func init() {
 			}
 			return map[string]any{"taskId": info.ID, "status": info.Status}, nil
 		}})
-	tools.Register(&tools.Action{Method: "test.deferred", Scope: protocol.ScopeWrite, Where: tools.Gateway, Schema: schema,
+	tools.Register(&tools.Action{Method: "test.job.deferred", Scope: protocol.ScopeWrite, Where: tools.Gateway, Schema: schema,
 		Run: func(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
-			jobs, err := env.NeedJobs("test.deferred")
+			jobs, err := env.NeedJobs("test.job.deferred")
 			if err != nil {
 				return nil, err
 			}
@@ -79,6 +81,9 @@ func init() {
 			return map[string]any{"done": true}, nil
 		}})
 }
+
+// uniqueName names one job gate per run (-count=N reuses test names).
+func uniqueName(t *testing.T) string { return t.Name() + "-" + uuid.NewString() }
 
 // startJob calls test.job and returns the task id.
 func startJob(t *testing.T, c *tclient, name string) string {
@@ -115,16 +120,17 @@ func nextTaskEvent(t *testing.T, c *tclient, id, status string) gjson.Result {
 }
 
 func TestJobCancelByID(t *testing.T) {
+	name := uniqueName(t)
 	ts := startServer(t, Options{})
 	c := dialConnected(t, ts.url)
-	id := startJob(t, c, t.Name())
+	id := startJob(t, c, name)
 
 	f := c.call("tasks.cancel", map[string]any{"taskId": id})
 	if !f.OK {
 		t.Fatalf("tasks.cancel: %+v", f.Error)
 	}
 	select {
-	case <-gateFor(t.Name()).cancelled:
+	case <-gateFor(name).cancelled:
 	case <-time.After(5 * time.Second):
 		t.Fatal("the job's context was not cancelled")
 	}
@@ -157,9 +163,10 @@ func TestJobCancelByID(t *testing.T) {
 // A job outlives the connection that started it: the client goes away,
 // the job finishes, and another client sees the result by event and by id.
 func TestJobSurvivesDisconnect(t *testing.T) {
+	name := uniqueName(t)
 	ts := startServer(t, Options{})
 	a := dialConnected(t, ts.url)
-	id := startJob(t, a, t.Name())
+	id := startJob(t, a, name)
 	a.close()
 	waitFor(t, 5*time.Second, func() bool { return len(ts.s.readyConns()) == 0 })
 
@@ -168,17 +175,17 @@ func TestJobSurvivesDisconnect(t *testing.T) {
 	if got := gjson.GetBytes(f.Payload, "task.status").Str; got != tools.JobRunning {
 		t.Fatalf("after the starter left, status = %q, want running (%s)", got, f.Payload)
 	}
-	close(gateFor(t.Name()).release)
+	close(gateFor(name).release)
 	ev := nextTaskEvent(t, b, id, tools.JobOK)
-	if got := ev.Get("task.result.finished").Str; got != t.Name() {
+	if got := ev.Get("task.result.finished").Str; got != name {
 		t.Errorf("task event result = %s", ev.Raw)
 	}
 	f = b.call("tasks.get", map[string]any{"taskId": id})
-	if got := gjson.GetBytes(f.Payload, "task.result.finished").Str; got != t.Name() {
+	if got := gjson.GetBytes(f.Payload, "task.result.finished").Str; got != name {
 		t.Errorf("tasks.get result: %s", f.Payload)
 	}
 	select {
-	case <-gateFor(t.Name()).cancelled:
+	case <-gateFor(name).cancelled:
 		t.Error("the disconnect cancelled the job")
 	default:
 	}
@@ -186,12 +193,13 @@ func TestJobSurvivesDisconnect(t *testing.T) {
 
 // Shutdown cancels running jobs and waits for them: nothing is orphaned.
 func TestShutdownCancelsJobs(t *testing.T) {
+	name := uniqueName(t)
 	ts := startServer(t, Options{})
 	c := dialConnected(t, ts.url)
-	id := startJob(t, c, t.Name())
+	id := startJob(t, c, name)
 	ts.stop()
 	select {
-	case <-gateFor(t.Name()).cancelled:
+	case <-gateFor(name).cancelled:
 	default:
 		t.Fatal("Serve returned with the job still running")
 	}
@@ -245,5 +253,62 @@ func TestSinkEventsToCaller(t *testing.T) {
 		default:
 		}
 		break
+	}
+}
+
+// Accepted-then-final over a real connection: the action answers
+// "accepted" with a run id at once, the client (ExpectFinal) gets the
+// job's result later on the same request; a caller that leaves after
+// "accepted" leaves the work running, and tasks.get has its result.
+func TestDeferredJobAcceptedThenFinal(t *testing.T) {
+	ts := startServer(t, Options{})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	conn, err := client.Dial(ctx, client.Options{URL: ts.url, Token: testToken})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	name := uniqueName(t)
+	accepted := make(chan json.RawMessage, 1)
+	go func() {
+		<-gateFor(name).started
+		p := <-accepted
+		if gjson.GetBytes(p, "status").Str != "accepted" || gjson.GetBytes(p, "runId").Str == "" || gjson.GetBytes(p, "acceptedAt").Int() == 0 {
+			t.Errorf("accepted payload: %s", p)
+		}
+		close(gateFor(name).release)
+	}()
+	out, err := conn.CallWith(ctx, "test.job.deferred", map[string]any{"name": name}, client.CallOptions{
+		ExpectFinal: true, OnAccepted: func(p json.RawMessage) { accepted <- p }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gjson.GetBytes(out, "finished").Str != name {
+		t.Errorf("final: %s", out)
+	}
+
+	// Without ExpectFinal the first answer settles the call: the client
+	// can go, the work goes on.
+	name = uniqueName(t)
+	first, err := conn.Call(ctx, "test.job.deferred", map[string]any{"name": name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runID := gjson.GetBytes(first, "runId").Str
+	if gjson.GetBytes(first, "status").Str != "accepted" || runID == "" {
+		t.Fatalf("first answer: %s", first)
+	}
+	<-gateFor(name).started
+	conn.Close()
+	waitFor(t, 5*time.Second, func() bool { return len(ts.s.readyConns()) == 0 })
+	b := dialConnected(t, ts.url)
+	close(gateFor(name).release)
+	ev := nextTaskEvent(t, b, runID, tools.JobOK)
+	if ev.Get("task.result.finished").Str != name {
+		t.Errorf("task event: %s", ev.Raw)
+	}
+	if f := b.call("tasks.get", map[string]any{"taskId": runID}); gjson.GetBytes(f.Payload, "task.result.finished").Str != name {
+		t.Errorf("tasks.get: %s", f.Payload)
 	}
 }
