@@ -57,8 +57,8 @@ func (lr *lineReader) waitLine(t *testing.T, want string, d time.Duration) strin
 	}
 }
 
-// exitCode waits for cmd and returns its exit code.
-func exitCode(t *testing.T, cmd *exec.Cmd) int {
+// procExitCode waits for cmd and returns its exit code.
+func procExitCode(t *testing.T, cmd *exec.Cmd) int {
 	t.Helper()
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -130,7 +130,7 @@ func TestLogsFollowStreams(t *testing.T) {
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	if code := exitCode(t, cmd); code != 130 {
+	if code := procExitCode(t, cmd); code != 130 {
 		t.Errorf("Ctrl-C: exit %d, want 130", code)
 	}
 }
@@ -158,7 +158,7 @@ func TestLogsFollowReconnectMessage(t *testing.T) {
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	if code := exitCode(t, cmd); code != 130 {
+	if code := procExitCode(t, cmd); code != 130 {
 		t.Errorf("Ctrl-C while reconnecting: exit %d, want 130", code)
 	}
 }
