@@ -32,8 +32,8 @@ func helpArgs(app *cli.App, args []string) ([]string, error) {
 	out := append([]string{}, args[:i]...)
 	cmds, parent := app.Commands, "openclaw"
 	for _, w := range args[i+1:] {
-		if strings.HasPrefix(w, "-") {
-			continue
+		if strings.HasPrefix(w, "-") || (w == "help" && parent == "openclaw" && len(out) == i) {
+			continue // `openclaw help help` is the top-level help
 		}
 		if cmds == nil {
 			break // the rest are arguments of a leaf command
