@@ -1,0 +1,31 @@
+package store
+
+// migrations is the schema history, in order. Append only.
+var migrations = []Migration{
+	{Version: 1, Name: "meta", Up: execAll(
+		// meta holds one-off markers, e.g. which legacy files were imported.
+		`CREATE TABLE meta (
+			key   TEXT PRIMARY KEY,
+			value TEXT NOT NULL
+		) STRICT`,
+	)},
+	{Version: 2, Name: "paired devices", Up: execAll(
+		// One approved device identity per row (the gateway's pairing
+		// records, formerly devices/paired.json). roles and scopes are
+		// JSON arrays.
+		`CREATE TABLE paired_devices (
+			device_id            TEXT PRIMARY KEY,
+			public_key           TEXT NOT NULL,
+			roles                TEXT NOT NULL DEFAULT '[]',
+			scopes               TEXT NOT NULL DEFAULT '[]',
+			client_id            TEXT NOT NULL DEFAULT '',
+			client_mode          TEXT NOT NULL DEFAULT '',
+			display_name         TEXT NOT NULL DEFAULT '',
+			platform             TEXT NOT NULL DEFAULT '',
+			device_family        TEXT NOT NULL DEFAULT '',
+			created_at_ms        INTEGER NOT NULL DEFAULT 0,
+			approved_at_ms       INTEGER NOT NULL DEFAULT 0,
+			last_connected_at_ms INTEGER NOT NULL DEFAULT 0
+		) STRICT`,
+	)},
+}
