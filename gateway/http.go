@@ -46,6 +46,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, http.StatusServiceUnavailable, map[string]any{"ready": false})
 		}
 	default:
+		if s.serveMedia(w, r) { // http_media.go
+			return
+		}
 		httpError(w, http.StatusNotFound, "not_found", "not found")
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/openclaw-go/openclaw/config"
 	"github.com/openclaw-go/openclaw/protocol"
+	"github.com/openclaw-go/openclaw/store"
 )
 
 // Server is one running gateway: a listener, its connections and the state
@@ -56,8 +57,9 @@ type Server struct {
 	limiter  authLimiter
 	restart  restartState
 	watch    configWatch
-	svc      provided   // typed services for handlers (services.go)
-	jobs     *jobRunner // background work outliving its request (jobs.go)
+	svc      provided     // typed services for handlers (services.go)
+	jobs     *jobRunner   // background work outliving its request (jobs.go)
+	db       *store.Store // state database (state.go), nil without a state dir
 }
 
 // New validates the options and prepares a server; it does not bind yet.
@@ -136,6 +138,9 @@ func New(opts Options) (*Server, error) {
 	if auth.mode == AuthNone {
 		s.log.Warnf("auth none: any local process can connect with full access (loopback only)")
 	}
+	if err := s.openState(); err != nil {
+		return nil, err
+	}
 	if err := s.pairing.load(); err != nil {
 		s.log.Warnf("device pairing store: %v (starting empty)", err)
 	}
@@ -212,6 +217,7 @@ func (s *Server) Serve(ctx context.Context) error {
 	stopLoops()
 	loopWG.Wait()
 	s.stopServices()
+	s.closeState()
 	s.restart.stop()
 	s.log.Infof("stopped")
 	if err := s.log.close(); err != nil && serveErr == nil {

@@ -158,9 +158,11 @@ func (s *Store) ImportLegacyPairedDevices(ctx context.Context, stateDir string) 
 	// it twice. A corrupt file is an error, not an empty import.
 	decErr := json.NewDecoder(f).Decode(&m)
 	f.Close()
-	n := 0
+	n, already := 0, false
 	err = s.Tx(ctx, func(tx *sql.Tx) error {
-		if _, done, err := Meta(ctx, tx, legacyPairedKey); err != nil || done {
+		_, done, err := Meta(ctx, tx, legacyPairedKey)
+		if err != nil || done {
+			already = done
 			return err
 		}
 		if decErr != nil {
@@ -180,6 +182,13 @@ func (s *Store) ImportLegacyPairedDevices(ctx context.Context, stateDir string) 
 	})
 	if err != nil {
 		return 0, err
+	}
+	if already {
+		// Imported before: finish an interrupted rename, but never clobber
+		// the kept copy with a file that appeared later (it is ignored).
+		if _, err := os.Lstat(path + ".migrated"); err == nil {
+			return 0, nil
+		}
 	}
 	if err := os.Rename(path, path+".migrated"); err != nil {
 		return n, fmt.Errorf("store: imported %s but could not rename it: %w", path, err)

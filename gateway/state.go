@@ -1,0 +1,82 @@
+package gateway
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/openclaw-go/openclaw/store"
+	"github.com/openclaw-go/openclaw/store/media"
+)
+
+// openState opens the state database and the media dir once per gateway
+// and hands them to handlers and services (Env.Store, Env.Media). Paired
+// devices move into the database: the legacy devices/paired.json is
+// imported once and kept as paired.json.migrated. Without a state dir
+// (some tests) the gateway runs with neither and pairings stay in memory.
+func (s *Server) openState() error {
+	dir := s.paths.StateDir
+	if dir == "" {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	st, err := store.Open(ctx, dir)
+	if err != nil {
+		return fmt.Errorf("gateway state database: %w", err)
+	}
+	if n, err := st.ImportLegacyPairedDevices(ctx, dir); err != nil {
+		s.log.Warnf("device pairing import: %v (the JSON file is left in place)", err)
+	} else if n > 0 {
+		s.log.Infof("imported %d paired device(s) from devices/paired.json into %s", n, st.FilePath())
+	}
+	s.db = st
+	s.pairing.persist = pairedDB{st}
+	s.svc.mu.Lock()
+	s.svc.store, s.svc.media = st, media.New(dir)
+	s.svc.mu.Unlock()
+	return nil
+}
+
+// closeState closes the database after the services have stopped.
+func (s *Server) closeState() {
+	if s.db == nil {
+		return
+	}
+	if err := s.db.Close(); err != nil {
+		s.log.Warnf("%v", err)
+	}
+	s.db = nil
+}
+
+// pairedDB keeps approved devices in the state database (the pairedStore
+// the pairing code persists through).
+type pairedDB struct{ st *store.Store }
+
+func (p pairedDB) Load() (map[string]*pairedDevice, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	devs, err := p.st.PairedDevices(ctx)
+	if err != nil {
+		return nil, err
+	}
+	m := make(map[string]*pairedDevice, len(devs))
+	for _, d := range devs {
+		pd := pairedDevice(d)
+		m[d.DeviceID] = &pd
+	}
+	return m, nil
+}
+
+// Save makes the table match the in-memory set in one transaction.
+func (p pairedDB) Save(paired map[string]*pairedDevice) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	devs := make([]store.PairedDevice, 0, len(paired))
+	for id, d := range paired {
+		sd := store.PairedDevice(*d)
+		sd.DeviceID = id
+		devs = append(devs, sd)
+	}
+	return p.st.ReplacePairedDevices(ctx, devs)
+}

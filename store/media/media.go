@@ -1,0 +1,147 @@
+// Package media keeps the files tool results carry (screenshots, PDFs,
+// camera clips, images read by `read`) under <state>/media/ and hands out
+// references ({path, mimeType, size}) instead of base64 inlined into the
+// JSON envelope, which is capped and re-encoded at every hop.
+//
+// Files are content-addressed (sha256 of the bytes), so saving the same
+// bytes twice yields one file; they are written to a temp file in the same
+// dir, fsynced and renamed, mode 0600 in a 0700 dir.
+package media
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/openclaw-go/openclaw/tools"
+)
+
+// DirName is the media dir inside the state dir.
+const DirName = "media"
+
+// DefaultMaxBytes caps one saved file.
+const DefaultMaxBytes int64 = 256 << 20
+
+// ErrTooLarge is returned when the bytes exceed the cap.
+var ErrTooLarge = errors.New("media: file exceeds the size cap")
+
+// Dir is a media directory; it implements tools.Media.
+type Dir struct {
+	root     string
+	maxBytes int64
+}
+
+var _ tools.Media = (*Dir)(nil)
+
+// New returns the media dir of a state dir. Nothing is created until the
+// first Save.
+func New(stateDir string) *Dir {
+	root := filepath.Join(stateDir, DirName)
+	if abs, err := filepath.Abs(root); err == nil {
+		root = abs
+	}
+	return &Dir{root: root, maxBytes: DefaultMaxBytes}
+}
+
+// Root is the absolute media directory.
+func (d *Dir) Root() string { return d.root }
+
+// Save stores r's bytes and returns a reference to the file. nameHint only
+// contributes an extension when the MIME type has none we know.
+func (d *Dir) Save(ctx context.Context, r io.Reader, mimeType, nameHint string) (tools.MediaRef, error) {
+	if err := os.MkdirAll(d.root, 0o700); err != nil {
+		return tools.MediaRef{}, fmt.Errorf("media: %w", err)
+	}
+	tmp, err := os.CreateTemp(d.root, ".tmp-*")
+	if err != nil {
+		return tools.MediaRef{}, fmt.Errorf("media: %w", err)
+	}
+	defer os.Remove(tmp.Name()) // no-op after the rename
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return tools.MediaRef{}, fmt.Errorf("media: %w", err)
+	}
+	h := sha256.New()
+	n, err := copyCtx(ctx, io.MultiWriter(tmp, h), r, d.maxBytes)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return tools.MediaRef{}, fmt.Errorf("media: save: %w", err)
+	}
+	name := hex.EncodeToString(h.Sum(nil))[:32] + extension(mimeType, nameHint)
+	final := filepath.Join(d.root, name)
+	if err := os.Rename(tmp.Name(), final); err != nil {
+		return tools.MediaRef{}, fmt.Errorf("media: save: %w", err)
+	}
+	if err := syncDir(d.root); err != nil {
+		return tools.MediaRef{}, fmt.Errorf("media: save: %w", err)
+	}
+	return tools.MediaRef{Path: final, MimeType: mimeType, Size: n}, nil
+}
+
+// copyCtx copies at most max bytes, checking ctx between chunks.
+func copyCtx(ctx context.Context, w io.Writer, r io.Reader, max int64) (int64, error) {
+	buf := make([]byte, 64<<10)
+	var n int64
+	for {
+		if err := ctx.Err(); err != nil {
+			return n, err
+		}
+		k, rerr := r.Read(buf)
+		if k > 0 {
+			if n += int64(k); n > max {
+				return n, fmt.Errorf("%w (%d bytes)", ErrTooLarge, max)
+			}
+			if _, err := w.Write(buf[:k]); err != nil {
+				return n, err
+			}
+		}
+		if rerr == io.EOF {
+			return n, nil
+		}
+		if rerr != nil {
+			return n, rerr
+		}
+	}
+}
+
+func syncDir(dir string) error {
+	f, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
+}
+
+// extensions are the suffixes of the media types tools produce.
+var extensions = map[string]string{
+	"image/png": ".png", "image/jpeg": ".jpg", "image/gif": ".gif", "image/webp": ".webp",
+	"image/svg+xml": ".svg", "application/pdf": ".pdf", "video/mp4": ".mp4",
+	"video/webm": ".webm", "audio/mpeg": ".mp3", "audio/ogg": ".ogg", "audio/wav": ".wav",
+	"application/zip": ".zip", "text/plain": ".txt", "application/json": ".json",
+}
+
+// extension picks the file suffix: from the MIME type, else a safe one
+// from the name hint, else ".bin".
+func extension(mimeType, nameHint string) string {
+	mt, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(mimeType)), ";")
+	if ext, ok := extensions[strings.TrimSpace(mt)]; ok {
+		return ext
+	}
+	ext := strings.ToLower(filepath.Ext(filepath.Base(nameHint)))
+	if len(ext) > 1 && len(ext) <= 8 && validName(ext[1:]) {
+		return ext
+	}
+	return ".bin"
+}

@@ -1,0 +1,5 @@
+//go:build !unix
+
+package media
+
+const oNoFollow = 0
