@@ -1,13 +1,12 @@
 package gateway
 
 import (
+	"context"
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
 	"github.com/google/uuid"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -489,9 +488,10 @@ func TestDeviceProof(t *testing.T) {
 		if s := decode[protocol.HelloOK](t, f.Payload).Auth.Scopes; !slices.Equal(s, []string{"operator.read", "operator.write"}) {
 			t.Errorf("scopes = %v", s)
 		}
-		b, err := os.ReadFile(filepath.Join(ts.dir, "devices", "paired.json"))
-		if err != nil || !strings.Contains(string(b), key.id) {
-			t.Errorf("paired.json: %v %s", err, b)
+		// Paired devices persist in the state database (issue 7).
+		devs, err := ts.s.db.PairedDevices(context.Background())
+		if err != nil || len(devs) != 1 || devs[0].DeviceID != key.id {
+			t.Errorf("paired devices in the store: %v %+v", err, devs)
 		}
 	})
 	bad := []struct {
