@@ -22,6 +22,7 @@ cb() { "$work/clibench" -n "$runs" "$@"; }
 
 cb -label "floor: a trivial Go program" -- "$work/floor/floor"
 cb -label "openclaw tools list --json" -- "$bin" tools list --json
+cb -tty -label "openclaw tools list (on a terminal)" -- "$bin" tools list
 cb -label "openclaw read <1 KiB file>" -- "$bin" read "$work/small.txt"
 cb -label "openclaw --help" -- "$bin" --help
 
