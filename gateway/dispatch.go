@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -47,12 +48,11 @@ func (c *conn) dispatchFrame(mt int, data []byte) {
 	c.reqWG.Add(1)
 	c.s.inflight.Add(1)
 	go func() {
-		slot := true // this request holds one of the connection's slots
+		var released sync.Once
+		release := func() { released.Do(func() { <-c.sem }) }
 		defer func() {
 			c.s.inflight.Add(-1)
-			if slot {
-				<-c.sem
-			}
+			release()
 			c.reqWG.Done()
 		}()
 		defer func() {
@@ -62,37 +62,34 @@ func (c *conn) dispatchFrame(mt int, data []byte) {
 			}
 		}()
 		start := time.Now()
-		res, final := c.s.handleRequest(c.ctx, c, req)
+		res := c.s.handleRequest(c.ctx, c, req, release)
 		c.logRequest(req, start, res)
 		if res != nil {
-			c.sendResponse(res)
-		}
-		if final == nil {
-			return
-		}
-		// Accepted, then final on the same id (§2.2 expectFinal). Waiting for
-		// the final result must not hold one of the connection's slots.
-		<-c.sem
-		slot = false
-		if res := c.s.finish(c.ctx, c, req, final); res != nil {
 			c.sendResponse(res)
 		}
 	}()
 }
 
 // handleRequest runs one request through the registry's one door and
-// returns its response, plus the final result to send later when the
-// action answered "accepted" (tools.Deferred).
-func (s *Server) handleRequest(ctx context.Context, c *conn, req *protocol.Request) (*protocol.Response, tools.Final) {
+// returns the response to send last. An action that answers "accepted"
+// (tools.Deferred) gets that response sent at once and its final result
+// returned (§2.2 expectFinal: two responses on one id); release frees the
+// connection's request slot first, since the wait may be long. With an
+// idempotency key the final response is what a repeat gets.
+func (s *Server) handleRequest(ctx context.Context, c *conn, req *protocol.Request, release func()) *protocol.Response {
 	if s.stopping.Load() {
-		return errorResponse(req.ID, retryable(protocol.NewError(protocol.ErrUnavailable, "gateway is shutting down", nil))), nil
+		return errorResponse(req.ID, retryable(protocol.NewError(protocol.ErrUnavailable, "gateway is shutting down", nil)))
 	}
-	var final tools.Final
 	roleDenied := false
 	run := func() *protocol.Response {
-		var res *protocol.Response
-		res, final, roleDenied = s.invoke(ctx, c, req)
-		return res
+		res, final, denied := s.invoke(ctx, c, req)
+		roleDenied = denied
+		if final == nil {
+			return res
+		}
+		c.sendResponse(res)
+		release()
+		return s.finish(ctx, c, req, final)
 	}
 	var res *protocol.Response
 	if key := idempotencyKey(req.Params); key == "" {
@@ -105,9 +102,9 @@ func (s *Server) handleRequest(ctx context.Context, c *conn, req *protocol.Reque
 	} else if c.unauthRole.Add(1) > maxUnauthorizedRole {
 		c.sendResponse(res)
 		c.closeWith(protocol.ClosePolicyViolation, protocol.ReasonRepeatedUnauth)
-		return nil, nil
+		return nil
 	}
-	return res, final
+	return res
 }
 
 // invoke runs the request through tools.InvokeDeferred: lookup, the

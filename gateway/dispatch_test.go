@@ -440,8 +440,24 @@ func TestAcceptedThenFinal(t *testing.T) {
 		t.Fatalf("final error: %s %v", r.out, r.err)
 	}
 
+	// With an idempotency key, a repeat of the same request (e.g. after a
+	// reconnect) gets the final result, not a second "accepted".
+	keyed := map[string]any{"runId": "r4", "idempotencyKey": "k-r4"}
+	go func() {
+		out, err := conn.CallWith(ctx, "test.deferred", keyed, client.CallOptions{ExpectFinal: true})
+		done <- result{out, err}
+	}()
+	deferredRelease <- "ok"
+	if r := <-done; r.err != nil || !strings.Contains(string(r.out), `"status":"ok"`) {
+		t.Fatalf("keyed final: %s %v", r.out, r.err)
+	}
+	out, err := conn.CallWith(ctx, "test.deferred", keyed, client.CallOptions{ExpectFinal: true})
+	if err != nil || string(out) != `{"runId":"r4","status":"ok","summary":"completed"}` {
+		t.Fatalf("keyed repeat: %s %v", out, err)
+	}
+
 	// Without ExpectFinal the client settles on the first response.
-	out, err := conn.Call(ctx, "test.deferred", map[string]any{"runId": "r3"})
+	out, err = conn.Call(ctx, "test.deferred", map[string]any{"runId": "r3"})
 	if err != nil || !strings.Contains(string(out), `"status":"accepted"`) {
 		t.Fatalf("plain call: %s %v", out, err)
 	}
