@@ -24,6 +24,13 @@ const (
 	// dropped first: a client that reconnects after its job ended still
 	// finds the result.
 	maxFinishedJobs = 200
+	// maxRetainedResultBytes bounds the memory finished results hold: the
+	// oldest finished jobs are forgotten first to stay under it.
+	maxRetainedResultBytes = 64 << 20
+	// maxEventResultBytes: a larger result is left out of the final task
+	// event (resultOmitted) and read with tasks.get instead, so one big
+	// result is not copied to every operator.
+	maxEventResultBytes = 64 << 10
 	// jobStopGrace is how long shutdown waits for cancelled jobs to return.
 	jobStopGrace = 5 * time.Second
 )
@@ -48,6 +55,7 @@ type jobRunner struct {
 	mu       sync.Mutex
 	jobs     map[string]*job
 	finished []string // finished ids, oldest first
+	retained int      // bytes of the finished jobs' results
 	running  int
 	closed   bool
 	wg       sync.WaitGroup
@@ -75,6 +83,8 @@ type taskEvent struct {
 	Task     tools.JobInfo  `json:"task"`
 	Progress *progressEvent `json:"progress,omitempty"`
 	Event    *namedEvent    `json:"event,omitempty"`
+	// ResultOmitted: the result is too big for an event; read it with tasks.get.
+	ResultOmitted bool `json:"resultOmitted,omitempty"`
 }
 
 // Start runs spec.Run on its own goroutine and returns at once.
@@ -154,14 +164,21 @@ func (r *jobRunner) run(ctx context.Context, j *job, fn func(context.Context, to
 	info := j.info
 	r.running--
 	r.finished = append(r.finished, j.info.ID)
-	for len(r.finished) > maxFinishedJobs {
+	r.retained += len(raw)
+	for len(r.finished) > maxFinishedJobs || (r.retained > maxRetainedResultBytes && len(r.finished) > 1) {
+		old := r.jobs[r.finished[0]]
+		r.retained -= len(old.info.Result)
 		delete(r.jobs, r.finished[0])
 		r.finished = r.finished[1:]
 	}
 	close(j.done)
 	r.mu.Unlock()
 
-	r.emit(taskEvent{Task: info})
+	ev := taskEvent{Task: info}
+	if len(info.Result) > maxEventResultBytes {
+		ev.Task.Result, ev.ResultOmitted = nil, true
+	}
+	r.emit(ev)
 }
 
 // Cancel asks a running job to stop; it returns at once (Wait for the

@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -310,5 +311,52 @@ func TestDeferredJobAcceptedThenFinal(t *testing.T) {
 	}
 	if f := b.call("tasks.get", map[string]any{"taskId": runID}); gjson.GetBytes(f.Payload, "task.result.finished").Str != name {
 		t.Errorf("tasks.get: %s", f.Payload)
+	}
+}
+
+// A big result stays out of the task event (read it with tasks.get), and
+// finished results are bounded in memory: the oldest go first.
+func TestJobResultBounds(t *testing.T) {
+	var mu sync.Mutex
+	var events []taskEvent
+	r := newJobRunner(func(_ string, p any) error {
+		mu.Lock()
+		events = append(events, p.(taskEvent))
+		mu.Unlock()
+		return nil
+	}, t.Logf)
+	defer r.stop(time.Second)
+	big := strings.Repeat("x", maxEventResultBytes+1)
+	run := func() string {
+		info, err := r.Start(tools.JobSpec{Kind: "big", Run: func(context.Context, tools.Sink) (any, error) { return big, nil }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.Wait(context.Background(), info.ID); err != nil {
+			t.Fatal(err)
+		}
+		return info.ID
+	}
+	first := run()
+	mu.Lock()
+	last := events[len(events)-1]
+	mu.Unlock()
+	if !last.ResultOmitted || last.Task.Result != nil || last.Task.Status != tools.JobOK {
+		t.Errorf("final event of a big result: omitted=%v, %d result bytes", last.ResultOmitted, len(last.Task.Result))
+	}
+	if info, ok := r.Get(first); !ok || len(info.Result) != len(big)+2 {
+		t.Fatalf("tasks.get lost the result: %v %d", ok, len(info.Result))
+	}
+	for i := 0; i*(len(big)+2) <= maxRetainedResultBytes; i++ {
+		run()
+	}
+	if _, ok := r.Get(first); ok {
+		t.Error("the oldest result was kept past the memory budget")
+	}
+	r.mu.Lock()
+	retained := r.retained
+	r.mu.Unlock()
+	if retained > maxRetainedResultBytes {
+		t.Errorf("retained %d bytes, budget %d", retained, maxRetainedResultBytes)
 	}
 }
