@@ -66,6 +66,7 @@ func (r *runtime) run(c *cli.Context, a *tools.Action, params map[string]any) (j
 		}
 		return tools.Invoke(ctx, env, tools.Call{ID: a.ID(), Args: raw})
 	}
+	r.relayed = &target
 	if a.Tool == "" {
 		return r.dialCall(ctx, target, a.Method, []string{a.RequiredScope()}, raw)
 	}

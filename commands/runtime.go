@@ -7,6 +7,7 @@ import (
 
 	"github.com/mattn/go-isatty"
 	"github.com/openclaw-go/openclaw/config"
+	"github.com/openclaw-go/openclaw/store/media"
 	"github.com/openclaw-go/openclaw/tools"
 	"github.com/urfave/cli/v2"
 )
@@ -31,6 +32,9 @@ type runtime struct {
 	// expectFinal makes a relayed call wait past "accepted" for the final
 	// answer (tool commands always; gateway call with --expect-final).
 	expectFinal bool
+	// relayed is the gateway the last tool call ran on (nil: in this
+	// process); --out fetches result files from it (media_out.go).
+	relayed *gatewayTarget
 }
 
 func newRuntime(stdin io.Reader, stdout, stderr io.Writer) *runtime {
@@ -87,6 +91,8 @@ func (r *runtime) Env(c *cli.Context) (*tools.Env, error) {
 	if r.sink != nil {
 		env.Sink = r.sink
 	}
+	// Result files land in <state>/media; nothing is created until a save.
+	env.Media = media.New(p.StateDir)
 	return env, nil
 }
 

@@ -93,6 +93,7 @@ func (r *runtime) actionCommand(a *tools.Action, name string) *cli.Command {
 		flags = append(flags, &cli.BoolFlag{Name: "remote", Usage: "run on the gateway instead of in this process"})
 	}
 	flags = append(flags, connFlags()...)
+	flags = append(flags, mediaFlags(a)...) // --out (media_out.go)
 	for _, p := range schemaProps(a.Schema) {
 		fl := kebab(p.Name)
 		if reservedFlags[fl] {
@@ -127,6 +128,9 @@ func (r *runtime) actionCommand(a *tools.Action, name string) *cli.Command {
 			res, err := r.run(c, a, params)
 			r.sink.finish()
 			if err != nil {
+				return err
+			}
+			if toStdout, err := r.writeOut(c, res); err != nil || toStdout {
 				return err
 			}
 			return r.emit(c, a.Render, res)

@@ -82,6 +82,9 @@ type Action struct {
 	Open bool
 	// Where says where the action runs.
 	Where Where
+	// Media marks actions whose results may refer to files (details.media
+	// or a MEDIA:<path> text line); the CLI gives them --out FILE.
+	Media bool
 	// Run is the handler.
 	Run Handler
 	// Render prints the result for a human; nil prints indented JSON.

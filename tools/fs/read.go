@@ -39,6 +39,7 @@ func init() {
 		Args:   []string{"path"}, PathParams: []string{"path"},
 		Scope:  "operator.write",
 		Where:  tools.Local,
+		Media:  true, // images come with a media reference (--out)
 		Run:    runRead,
 		Render: renderRead,
 	})
@@ -71,14 +72,7 @@ func runRead(ctx context.Context, env *tools.Env, params json.RawMessage) (any, 
 	br := bufio.NewReaderSize(f, int(min(64*1024, fi.Size()+16)))
 	head, _ := br.Peek(12)
 	if mime := imageMIME(head); mime != "" {
-		data, err := readAll(br, fi.Size())
-		if err != nil {
-			return nil, err
-		}
-		return &tools.Result{Content: []tools.Block{
-			tools.TextBlock(fmt.Sprintf("Read image file [%s]", mime)),
-			tools.ImageBlock(data, mime),
-		}}, nil
+		return readImage(ctx, env, br, fi.Size(), mime, t.shown) // image_media.go
 	}
 	text, details, err := readPage(br, t.shown, a.int("offset"), a.int("limit"))
 	if err != nil {

@@ -27,6 +27,9 @@ func renderRead(w io.Writer, r gjson.Result) error {
 				size--
 			}
 			_, err = fmt.Fprintf(w, "[%s image, %d bytes]\n", b.Get("mimeType").String(), size)
+			if p := r.Get("details.media.path").String(); p != "" && err == nil {
+				_, err = fmt.Fprintf(w, "MEDIA:%s\n", p) // the stored copy (--out)
+			}
 		}
 		return err == nil
 	})
