@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/openclaw-go/openclaw/tools"
 	"github.com/urfave/cli/v2"
 )
 
@@ -45,6 +46,7 @@ func complete(app *cli.App, args []string, format string, w io.Writer) {
 	}
 
 	var leaf *cli.Command
+	var path []string // the command words, as named in the tree
 	cmds := app.Commands
 	helpMode, positional, afterDashDash, wantsValue := false, false, false, false
 	for i := 0; i < len(words); i++ {
@@ -73,6 +75,7 @@ func complete(app *cli.App, args []string, format string, w io.Writer) {
 		}
 		if c := findCommand(cmds, word); c != nil && !c.Hidden {
 			leaf, cmds = c, c.Subcommands
+			path = append(path, c.Name)
 			continue
 		}
 		positional = true
@@ -106,8 +109,11 @@ func complete(app *cli.App, args []string, format string, w io.Writer) {
 		}
 	case wantsValue || positional:
 	default:
-		if leaf != nil && len(leaf.Subcommands) == 0 {
-			return // a leaf takes positionals: let the shell complete files
+		if leaf != nil && len(leaf.Subcommands) == 0 && !helpMode {
+			for _, w := range argChoices(strings.Join(path, " ")) {
+				out = append(out, cand{w, ""})
+			}
+			break // otherwise nothing: the shell completes files
 		}
 		for _, c := range cmds {
 			if !c.Hidden {
@@ -129,6 +135,18 @@ func complete(app *cli.App, args []string, format string, w io.Writer) {
 			fmt.Fprintln(w, c.name)
 		}
 	}
+}
+
+// argChoices are the values a leaf's first positional takes, when they
+// form a closed set.
+func argChoices(path string) []string {
+	switch path {
+	case "completion":
+		return []string{"bash", "zsh", "fish"}
+	case "tools schema":
+		return tools.ToolNames()
+	}
+	return nil
 }
 
 func dashes(name string) string {
