@@ -273,3 +273,27 @@ func BenchmarkEdit45kLines(b *testing.B) {
 		i++
 	}
 }
+
+// The replaced file's owner and group are kept where the process may set
+// them (as root: any; otherwise the new file is the caller's).
+func TestEditKeepsOwner(t *testing.T) {
+	env, dir := newEnv(t)
+	p := writeFile(t, dir, "owned.txt", "a\n")
+	uid, gid := os.Getuid(), os.Getgid()
+	if uid == 0 {
+		uid, gid = 4242, 4343
+		if err := os.Chown(p, uid, gid); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustCall(t, env, "edit", map[string]any{"path": "owned.txt", "oldText": "a", "newText": "b"})
+	mustCall(t, env, "write", map[string]any{"path": "owned.txt", "content": "c\n"})
+	fi, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := fi.Sys().(*syscall.Stat_t)
+	if int(st.Uid) != uid || int(st.Gid) != gid {
+		t.Fatalf("owner %d:%d, want %d:%d", st.Uid, st.Gid, uid, gid)
+	}
+}

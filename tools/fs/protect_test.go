@@ -47,6 +47,7 @@ func TestGatewayFilesNeedAdmin(t *testing.T) {
 	writeFile(t, state, "workspace/notes.md", "hello\n")
 	symlink(t, cfg, filepath.Join(state, "workspace", "cfg-link.json"))
 	symlink(t, filepath.Join(state, "credentials"), filepath.Join(state, "workspace", "creds"))
+	symlink(t, filepath.Join(state, "new.json"), filepath.Join(state, "workspace", "dangling.json"))
 
 	for _, c := range []struct{ id, path string }{
 		{"write", cfg},
@@ -58,6 +59,8 @@ func TestGatewayFilesNeedAdmin(t *testing.T) {
 		{"edit", "cfg-link.json"},
 		{"write", "creds/whatsapp/creds.json"},
 		{"write", "../openclaw.json"},
+		{"write", cfg + ".bak"},
+		{"write", "dangling.json"},
 	} {
 		_, err := call(t, env, c.id, map[string]any{"path": c.path, "content": `{"gateway":{"auth":{"mode":"none"}}}`,
 			"oldText": "token", "newText": "none"})
@@ -69,8 +72,10 @@ func TestGatewayFilesNeedAdmin(t *testing.T) {
 	if got := readFile(t, cfg); got != `{"gateway":{"auth":{"mode":"token","token":"s3cret"}}}` {
 		t.Fatalf("config changed: %s", got)
 	}
-	if _, err := os.Stat(filepath.Join(state, "new-dir")); !os.IsNotExist(err) {
-		t.Fatalf("a refused write created a directory: %v", err)
+	for _, p := range []string{"new-dir", "new.json", "openclaw.json.bak"} {
+		if _, err := os.Stat(filepath.Join(state, p)); !os.IsNotExist(err) {
+			t.Fatalf("a refused write created %s: %v", p, err)
+		}
 	}
 
 	// The workspace (relative paths land there) is the caller's to write.
@@ -166,4 +171,30 @@ func TestGatewayRefusesConfigWriteOverWire(t *testing.T) {
 	if err != nil || !gjson.GetBytes(out, "ok").Bool() {
 		t.Fatalf("admin edit of the config: %s %v", out, err)
 	}
+}
+
+// Workspaces the config names inside the state dir are writable; a
+// workspace that contains the state dir does not open the state dir up.
+func TestGatewayWorkspacesFromConfig(t *testing.T) {
+	env, state := gatewayEnv(t, "", "operator.write")
+	home := filepath.Dir(state)
+	env.Config.Doc["agents"] = map[string]any{
+		"defaults": map[string]any{"workspace": filepath.Join(state, "ws-default")},
+		"list": []any{
+			map[string]any{"id": "main", "workspace": home},
+			map[string]any{"id": "helper", "workspace": filepath.Join(state, "ws-helper")},
+		},
+	}
+	for _, p := range []string{filepath.Join(state, "ws-default", "a.txt"), filepath.Join(state, "ws-helper", "b.txt")} {
+		mustCall(t, env, "write", map[string]any{"path": p, "content": "ok"})
+	}
+	// main's workspace is the state dir's parent: relative paths land
+	// there, but the state dir inside it stays protected.
+	mustCall(t, env, "write", map[string]any{"path": "outside-state.txt", "content": "ok"})
+	p := filepath.Join(filepath.Base(state), "openclaw.json")
+	_, err := call(t, env, "write", map[string]any{"path": p, "content": "{}"})
+	wantErr(t, err, tools.CodeDenied, refused(p))
+	p = filepath.Join(filepath.Base(state), "credentials", "x.json")
+	_, err = call(t, env, "write", map[string]any{"path": p, "content": "{}"})
+	wantErr(t, err, tools.CodeDenied, refused(p))
 }
