@@ -297,3 +297,27 @@ func TestEditKeepsOwner(t *testing.T) {
 		t.Fatalf("owner %d:%d, want %d:%d", st.Uid, st.Gid, uid, gid)
 	}
 }
+
+// A file that is a mount point (a single file bind-mounted into a
+// container, say) cannot be renamed over: edit and write then write it in
+// place rather than fail. Run in a private mount namespace (unshare -m).
+func TestEditBindMountedFile(t *testing.T) {
+	ws := t.TempDir()
+	src := writeFile(t, t.TempDir(), "real.json", `{"a":1}`+"\n")
+	writeFile(t, ws, "mounted.json", "placeholder\n")
+	pf := filepath.Join(t.TempDir(), "params.json")
+	if err := os.WriteFile(pf, []byte(`{"path":"mounted.json","oldText":"1","newText":"2"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := helper(t, "invoke", ws, "FS_HELPER_TOOL=edit", "FS_HELPER_PARAMS="+pf)
+	cmd := exec.Command("unshare", "-rm", "sh", "-c", `mount --bind "$1" "$2" && exec "$0"`,
+		h.Path, src, filepath.Join(ws, "mounted.json"))
+	cmd.Env = h.Env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("edit of a bind-mounted file: %v\n%s", err, out)
+	}
+	if got := readFile(t, src); got != `{"a":2}`+"\n" {
+		t.Fatalf("mounted file = %q", got)
+	}
+	wantOnly(t, ws, "mounted.json")
+}

@@ -23,7 +23,8 @@ import (
 // underneath" test). On failure nothing is left behind.
 //
 // A rename gives path a new inode: other hard links to the old file keep
-// the old content, as with any editor that saves atomically.
+// the old content, as with any editor that saves atomically. A target that
+// is a mount point (EBUSY) is written in place instead (writeInPlace).
 func commitFile(ctx context.Context, t *target, data []byte, prev os.FileInfo, check func() error) error {
 	dir, base := filepath.Split(t.real)
 	perm := os.FileMode(0o644)
@@ -73,11 +74,49 @@ func commitFile(ctx context.Context, t *target, data []byte, prev os.FileInfo, c
 		return err
 	}
 	if err := os.Rename(tmp, t.real); err != nil {
-		return writeError(t, err)
+		if prev == nil || !(errors.Is(err, syscall.EBUSY) || errors.Is(err, syscall.EXDEV)) {
+			return writeError(t, err)
+		}
+		// The target is a mount point (a file bind-mounted into a
+		// container): it can only be changed in place.
+		os.Remove(tmp)
+		done = true
+		if err := writeInPlace(t.real, data, prev.Size()); err != nil {
+			return writeError(t, err)
+		}
+		return nil
 	}
 	done = true
 	syncDir(dir)
 	return nil
+}
+
+// writeInPlace overwrites a file that cannot be replaced. It first grows
+// the file to its new size, so a file-size limit fails before any byte
+// changes; a failure after that can still leave a mix (as any in-place
+// write), which is why this is only the fallback.
+func writeInPlace(path string, data []byte, oldSize int64) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return errors.New("not a regular file")
+	}
+	if n := int64(len(data)); n > oldSize {
+		if err := f.Truncate(n); err != nil {
+			_ = f.Truncate(oldSize)
+			return err
+		}
+	}
+	if _, err := f.WriteAt(data, 0); err != nil {
+		return err
+	}
+	if err := f.Truncate(int64(len(data))); err != nil {
+		return err
+	}
+	return f.Sync()
 }
 
 // beforeCommitKey carries a test hook (see export_test.go).
@@ -106,8 +145,12 @@ func createTemp(dir, base string, perm os.FileMode) (*os.File, string, error) {
 // target is what the caller knows, and it was not changed.
 func writeError(t *target, err error) error {
 	var pe *os.PathError
-	if errors.As(err, &pe) {
+	var le *os.LinkError
+	switch {
+	case errors.As(err, &pe):
 		err = pe.Err
+	case errors.As(err, &le):
+		err = le.Err
 	}
 	return tools.Errorf(tools.CodeFailed, "Could not write %s: %v; nothing was written.", t.shown, err)
 }
