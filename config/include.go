@@ -101,10 +101,12 @@ func (in *includer) resolve(v any, chain []string) (any, error) {
 	case map[string]any:
 		spec, has := t[IncludeKey]
 		rest := make(map[string]any, len(t))
-		for k, e := range t {
+		// Sorted: includes load in a stable order (IncludedPaths, errors).
+		for _, k := range sortedKeys(t) {
 			if k == IncludeKey {
 				continue
 			}
+			e := t[k]
 			r, err := in.resolve(e, chain)
 			if err != nil {
 				return nil, err

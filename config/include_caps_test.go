@@ -95,3 +95,27 @@ func TestLoadContextCancelled(t *testing.T) {
 	}
 	_ = os.Remove(filepath.Join(dir, "a.json5"))
 }
+
+// A memoised file reused deeper in the include tree still obeys the depth
+// limit: reuse is checked against the file's own include height.
+func TestIncludeMemoisedDepth(t *testing.T) {
+	dir := t.TempDir()
+	for i := 1; i <= 10; i++ {
+		body := `{ note: "leaf" }`
+		if i < 10 {
+			body = fmt.Sprintf(`{ "$include": "c%d.json5" }`, i+1)
+		}
+		writeFile(t, dir, fmt.Sprintf("c%d.json5", i), body)
+	}
+	writeFile(t, dir, "x.json5", `{ "$include": "c1.json5" }`)
+	// c1 at depth 1 reaches c10 at depth 10: allowed.
+	ok := writeFile(t, dir, "openclaw.json", `{ a: { "$include": "c1.json5" } }`)
+	if _, err := Load(ok, envMap(nil)); err != nil {
+		t.Fatalf("depth 10: %v", err)
+	}
+	// Reused below x, c1's chain would reach depth 11.
+	deep := writeFile(t, dir, "openclaw.json", `{ a: { "$include": "c1.json5" }, b: { "$include": "x.json5" } }`)
+	if _, err := Load(deep, envMap(nil)); err == nil || !strings.Contains(err.Error(), "maximum include depth") {
+		t.Fatalf("reused file past the depth limit: %v", err)
+	}
+}
