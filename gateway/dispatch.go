@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -48,11 +47,12 @@ func (c *conn) dispatchFrame(mt int, data []byte) {
 	c.reqWG.Add(1)
 	c.s.inflight.Add(1)
 	go func() {
-		var released sync.Once
-		release := func() { released.Do(func() { <-c.sem }) }
+		released := false // the deferred path frees the slot before waiting for its final result
 		defer func() {
 			c.s.inflight.Add(-1)
-			release()
+			if !released {
+				<-c.sem
+			}
 			c.reqWG.Done()
 		}()
 		defer func() {
@@ -62,7 +62,8 @@ func (c *conn) dispatchFrame(mt int, data []byte) {
 			}
 		}()
 		start := time.Now()
-		res := c.s.handleRequest(c.ctx, c, req, release)
+		var res *protocol.Response
+		res, released = c.s.handleRequest(c.ctx, c, req)
 		c.logRequest(req, start, res)
 		if res != nil {
 			c.sendResponse(res)
@@ -73,38 +74,43 @@ func (c *conn) dispatchFrame(mt int, data []byte) {
 // handleRequest runs one request through the registry's one door and
 // returns the response to send last. An action that answers "accepted"
 // (tools.Deferred) gets that response sent at once and its final result
-// returned (§2.2 expectFinal: two responses on one id); release frees the
-// connection's request slot first, since the wait may be long. With an
-// idempotency key the final response is what a repeat gets.
-func (s *Server) handleRequest(ctx context.Context, c *conn, req *protocol.Request, release func()) *protocol.Response {
+// returned (§2.2 expectFinal: two responses on one id); the connection's
+// request slot is freed first (released), since the wait may be long. With
+// an idempotency key the final response is what a repeat gets.
+func (s *Server) handleRequest(ctx context.Context, c *conn, req *protocol.Request) (res *protocol.Response, released bool) {
 	if s.stopping.Load() {
-		return errorResponse(req.ID, retryable(protocol.NewError(protocol.ErrUnavailable, "gateway is shutting down", nil)))
+		return errorResponse(req.ID, retryable(protocol.NewError(protocol.ErrUnavailable, "gateway is shutting down", nil))), false
 	}
-	roleDenied := false
-	run := func() *protocol.Response {
-		res, final, denied := s.invoke(ctx, c, req)
-		roleDenied = denied
-		if final == nil {
-			return res
-		}
-		c.sendResponse(res)
-		release()
-		return s.finish(ctx, c, req, final)
-	}
-	var res *protocol.Response
+	var roleDenied bool
 	if key := idempotencyKey(req.Params); key == "" {
-		res = run()
+		res, roleDenied, released = s.runRequest(ctx, c, req)
 	} else {
-		res = s.dedupe.run(ctx, dedupeScope(c.id, c.sess), req, key, run)
+		res = s.dedupe.run(ctx, dedupeScope(c.id, c.sess), req, key, func() *protocol.Response {
+			r, denied, rel := s.runRequest(ctx, c, req)
+			roleDenied, released = denied, rel
+			return r
+		})
 	}
 	if !roleDenied {
 		c.unauthRole.Store(0)
 	} else if c.unauthRole.Add(1) > maxUnauthorizedRole {
 		c.sendResponse(res)
 		c.closeWith(protocol.ClosePolicyViolation, protocol.ReasonRepeatedUnauth)
-		return nil
+		return nil, released
 	}
-	return res
+	return res, released
+}
+
+// runRequest invokes the request; for a deferred action it sends the
+// accepted response, frees the request slot and waits for the final one.
+func (s *Server) runRequest(ctx context.Context, c *conn, req *protocol.Request) (res *protocol.Response, roleDenied, released bool) {
+	res, final, roleDenied := s.invoke(ctx, c, req)
+	if final == nil {
+		return res, roleDenied, false
+	}
+	c.sendResponse(res)
+	<-c.sem
+	return s.finish(ctx, c, req, final), roleDenied, true
 }
 
 // invoke runs the request through tools.InvokeDeferred: lookup, the

@@ -13,7 +13,7 @@ import (
 func Typed[P any](run func(ctx context.Context, env *Env, p P) (any, error)) Handler {
 	return func(ctx context.Context, env *Env, params json.RawMessage) (any, error) {
 		var p P
-		if len(params) > 0 {
+		if len(params) > 0 && string(params) != "{}" { // the common no-params call costs nothing
 			if err := json.Unmarshal(params, &p); err != nil {
 				return nil, Errorf(CodeInvalidParams, "invalid params: %v", err)
 			}
