@@ -28,12 +28,14 @@ func init() {
 		Description: "Returns the raw file text, no line numbers. A page stops at " +
 			"2000 lines or 50 KB, whichever comes first, and ends with a notice " +
 			"naming the offset to continue from. PNG, JPEG, GIF and WebP files " +
-			"(recognised by content) come back as an image block. Relative paths " +
+			"(recognised by content) come back as an image block; over 5 MiB the " +
+			"text names a stored copy as MEDIA:<path> instead. Relative paths " +
 			"resolve in the agent workspace.",
 		Examples: []string{
 			"openclaw read notes.md",
 			"openclaw read notes.md --offset 10 --limit 20",
 			"openclaw read ~/Pictures/chart.png --json",
+			"openclaw read ~/Pictures/chart.png --remote --out chart.png",
 		},
 		Schema: readSchema,
 		Args:   []string{"path"}, PathParams: []string{"path"},
