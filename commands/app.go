@@ -59,7 +59,6 @@ func hasFlag(args []string, name string) bool {
 
 // newApp builds the whole command tree.
 func (r *runtime) newApp() *cli.App {
-	cli.FlagStringer = flagString
 	app := &cli.App{
 		Name:                      "openclaw",
 		Usage:                     "the OpenClaw agent tools as composable commands, and their gateway",

@@ -19,6 +19,9 @@ var urfaveFlagString = cli.FlagStringer
 // the usage text states the rule.
 var zeroDefault = regexp.MustCompile(` ?\(default: (false|0|0s|"")\)$`)
 
+// Help lines go through flagString (set once, before any app is built).
+func init() { cli.FlagStringer = flagString }
+
 func flagString(f cli.Flag) string {
 	return zeroDefault.ReplaceAllString(urfaveFlagString(f), "")
 }
