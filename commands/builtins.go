@@ -20,6 +20,7 @@ func (r *runtime) builtinCommands() []*cli.Command {
 		r.healthCommand(),
 		r.devicesCommand(),
 		r.logsCommand(),
+		r.tasksCommand(),
 		r.docsCommand(),
 		r.doctorCommand(),
 		{
@@ -37,7 +38,7 @@ func (r *runtime) builtinCommands() []*cli.Command {
 	}
 	for _, c := range cmds {
 		switch c.Name {
-		case "gateway", "serve", "health", "logs", "devices":
+		case "gateway", "serve", "health", "logs", "devices", "tasks":
 			c.Category = policy.GroupLabel("group:automation")
 		default:
 			c.Category = "Setup"

@@ -182,7 +182,27 @@ func TestStreamRelayedAndJobsNeedGateway(t *testing.T) {
 		t.Errorf("jobs on the CLI: exit %d, stderr %q, want 5 and the serve hint", code, errOut)
 	}
 	out, errOut, code = sinkRun(t, false, "test-needs-jobs", "--url", url, "--token", "sig")
-	if code != 0 || gjson.Get(out, "taskId").Str == "" {
-		t.Errorf("jobs on the gateway: exit %d, %s %s", code, out, errOut)
+	id := gjson.Get(out, "taskId").Str
+	if code != 0 || id == "" {
+		t.Fatalf("jobs on the gateway: exit %d, %s %s", code, out, errOut)
+	}
+	// openclaw tasks: the job is listed and its result readable by id.
+	out, errOut, code = sinkRun(t, false, "tasks", "list", "--url", url, "--token", "sig")
+	if code != 0 || !strings.Contains(out, id) {
+		t.Errorf("tasks list: exit %d, %s %s", code, out, errOut)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		out, errOut, code = sinkRun(t, false, "tasks", "get", id, "--url", url, "--token", "sig")
+		if code != 0 || gjson.Get(out, "task.status").Str != "running" || time.Now().After(deadline) {
+			break
+		}
+	}
+	if code != 0 || gjson.Get(out, "task.status").Str != "ok" || !gjson.Get(out, "task.result.ran").Bool() {
+		t.Errorf("tasks get: exit %d, %s %s", code, out, errOut)
+	}
+	out, errOut, code = sinkRun(t, false, "tasks", "cancel", "no-such-task", "--url", url, "--token", "sig")
+	if code == 0 || !strings.Contains(errOut, "task not found: no-such-task") {
+		t.Errorf("tasks cancel of an unknown id: exit %d, %s %s", code, out, errOut)
 	}
 }
