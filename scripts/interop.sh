@@ -138,8 +138,9 @@ if wait_ready "http://127.0.0.1:$pport/readyz" 90; then
   check "ours → peer: gateway call health" 'd.get("ok") is True' "$bin" gateway call health --url "$purl" --token "$token" --json
   check "ours → peer: health" 'd["ok"] is True and "configReload" in d' "$bin" health --url "$purl" --token "$token" --json
   # The same base-hash rules, on the original gateway itself (it starts with no config file).
-  check "ours → peer: config.patch with a baseHash and no config file" 'd.get("ok") is True' \
-    "$bin" gateway call config.patch --url "$purl" --token "$token" --json --params "{\"raw\":\"{ui:{prefs:{theme:'claw'}}}\",\"baseHash\":\"no-file-yet\"}"
+  # (the original's first write creates its config and can take a while on a loaded machine)
+  check "ours → peer: config.patch with a baseHash and no config file" 'd.get("ok") is True and d["config"]["tools"]["profile"] == "coding"' \
+    "$bin" gateway call config.patch --url "$purl" --token "$token" --json --timeout 120s --params "{\"raw\":\"{tools:{profile:'coding'}}\",\"baseHash\":\"no-file-yet\"}"
   checkfail "ours → peer: hashless config.patch of tools.profile refused" \
     'd["error"]["message"] == "config base hash required for tools.profile; re-run config.get and retry with baseHash"' \
     "$bin" gateway call config.patch --url "$purl" --token "$token" --json --params "{\"raw\":\"{tools:{profile:'full'}}\"}"
