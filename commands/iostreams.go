@@ -57,17 +57,26 @@ func (s *IOStreams) TerminalWidth() int {
 	return 80
 }
 
-// Palette returns the colour functions for stdout or stderr; they return
-// the text unchanged when colour is off for that stream.
+// Palette returns how output to stdout or stderr may look: colour
+// functions that return the text unchanged when colour is off, and for a
+// stdout terminal its width (tables are cut to fit).
 func (s *IOStreams) Palette(stderr bool) Palette {
 	if stderr {
 		return Palette{on: s.colorErr}
 	}
-	return Palette{on: s.colorOut}
+	p := Palette{on: s.colorOut}
+	if s.outTTY {
+		p.Width = s.TerminalWidth()
+	}
+	return p
 }
 
-// Palette colours text with ANSI SGR codes when on.
-type Palette struct{ on bool }
+// Palette colours text with ANSI SGR codes when on. Width is the terminal
+// width to fit, 0 for none.
+type Palette struct {
+	on    bool
+	Width int
+}
 
 func (p Palette) wrap(code, s string) string {
 	if !p.on || s == "" {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/pkg/twwidth"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
 )
@@ -18,7 +19,8 @@ import (
 // up (text/tabwriter counts code points). Its cost, measured: package init
 // about 0.4 ms on every process (twwidth 0.27 ms; GODEBUG=inittrace=1) and
 // about 0.4 ms per table (NewTable preallocates a 450 KB cache; see
-// BenchmarkRenderToolList). Trailing spaces are trimmed from every line.
+// BenchmarkRenderToolList). Trailing spaces are trimmed from every line;
+// on a terminal (p.Width) lines are cut to its width.
 func writeTable(w io.Writer, p Palette, header []string, rows [][]string) error {
 	var buf bytes.Buffer
 	t := tablewriter.NewTable(&buf,
@@ -66,7 +68,11 @@ func writeTable(w io.Writer, p Palette, header []string, rows [][]string) error 
 		if line == "" {
 			continue
 		}
-		out.WriteString(strings.TrimRight(line, " \n"))
+		line = strings.TrimRight(line, " \n")
+		if p.Width > 0 && twwidth.Width(line) > p.Width {
+			line = twwidth.Truncate(line, p.Width-1, "…") // the last column is cut, not wrapped
+		}
+		out.WriteString(line)
 		out.WriteByte('\n')
 	}
 	_, err := w.Write(out.Bytes())

@@ -71,3 +71,25 @@ func BenchmarkRenderToolList(b *testing.B) {
 		}
 	}
 }
+
+// On a terminal, lines are cut to its width (display columns, CJK counted
+// as two), with an ellipsis.
+func TestTableFitsTerminalWidth(t *testing.T) {
+	var buf bytes.Buffer
+	rows := [][]string{{"read", "短い"}, {"write", strings.Repeat("長い説明", 20)}}
+	if err := writeTable(&buf, Palette{Width: 30}, []string{"tool", "summary"}, rows); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	for _, l := range lines {
+		if w := displayWidth(l); w > 30 {
+			t.Errorf("line of %d columns on a 30-column terminal: %q", w, l)
+		}
+	}
+	if !strings.HasSuffix(lines[2], "…") || !strings.HasPrefix(lines[2], "write") {
+		t.Errorf("the long line is not cut with an ellipsis: %q", lines[2])
+	}
+	if lines[1] != "read   短い" {
+		t.Errorf("a short line is changed: %q", lines[1])
+	}
+}

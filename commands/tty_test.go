@@ -150,3 +150,41 @@ func TestColourOnlyOnATerminal(t *testing.T) {
 		t.Errorf("CLICOLOR_FORCE piped tools list: JSON must stay plain, got %q", out)
 	}
 }
+
+// A table on a narrow terminal is cut to its width (the PTY says 50).
+func TestTableFitsTheTerminal(t *testing.T) {
+	exe, err := exec.LookPath("openclaw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(exe, "tools", "list")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "HOME="+dir, "OPENCLAW_STATE_DIR="+filepath.Join(dir, ".openclaw"), "NO_COLOR=1")
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var buf bytes.Buffer
+	done := make(chan struct{})
+	go func() { io.Copy(&buf, f); close(done) }()
+	if err := cmd.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+	}
+	out := strings.ReplaceAll(buf.String(), "\r\n", "\n")
+	cut := false
+	for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		if n := len([]rune(l)); n > 50 {
+			t.Errorf("line of %d columns on a 50-column terminal: %q", n, l)
+		}
+		cut = cut || strings.HasSuffix(l, "…")
+	}
+	if !cut {
+		t.Errorf("no line was cut on a 50-column terminal:\n%s", out)
+	}
+}
