@@ -275,7 +275,19 @@ func TestServeSIGUSR1Reloads(t *testing.T) {
 	if err := g.cmd.Process.Signal(syscall.SIGUSR1); err != nil {
 		t.Fatal(err)
 	}
-	ev := waitEvent(t, ctx, events, protocol.EventConfigChanged)
+	var ev protocol.Event
+	func() {
+		for {
+			select {
+			case ev = <-events:
+				if ev.Event == protocol.EventConfigChanged {
+					return
+				}
+			case <-ctx.Done():
+				t.Fatalf("no config.changed after SIGUSR1; gateway log:\n%s", g.logs.String())
+			}
+		}
+	}()
 	var p struct{ Hash string }
 	if err := json.Unmarshal(ev.Payload, &p); err != nil {
 		t.Fatal(err)
