@@ -83,9 +83,13 @@ func (r *runtime) report(err error, jsonOut bool) int {
 		var ce *client.CallError
 		if errors.As(err, &ce) {
 			// A gateway's own error keeps its wire code, as the original CLI prints it.
-			env = map[string]any{"ok": false, "error": map[string]any{
-				"type": "gateway_request_error", "code": ce.Code, "message": ce.Message,
-				"details": ce.Details, "retryable": ce.Retryable}}
+			// details is optional there: absent, not null, when the gateway sent none.
+			e := map[string]any{"type": "gateway_request_error", "code": ce.Code,
+				"message": ce.Message, "retryable": ce.Retryable}
+			if ce.Details != nil {
+				e["details"] = ce.Details
+			}
+			env = map[string]any{"ok": false, "error": e}
 		}
 		b, mErr := json.Marshal(env)
 		if mErr == nil {
