@@ -2,6 +2,7 @@ package fs
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"io"
 )
@@ -13,7 +14,13 @@ type lineReader struct {
 	r *bufio.Reader
 	// budget is how many more bytes the reader may scan (<0: no limit).
 	budget int64
+	// ctx ends a long scan (a far offset in a huge file); it is checked
+	// every checkEvery bytes.
+	ctx     context.Context
+	scanned int64
 }
+
+const checkEvery = 1 << 20
 
 // line is one line read: its first bytes, and its full length. A "\r"
 // before the ending "\n" is not part of the line (CRLF reads as LF).
@@ -44,6 +51,12 @@ func (lr *lineReader) next(keep int) (ln line, ok bool, err error) {
 		}
 		if lr.budget > 0 {
 			lr.budget -= int64(len(chunk))
+		}
+		if lr.scanned += int64(len(chunk)); lr.scanned >= checkEvery && lr.ctx != nil {
+			lr.scanned = 0
+			if cerr := lr.ctx.Err(); cerr != nil {
+				return ln, ok, cerr
+			}
 		}
 		if len(chunk) > 0 {
 			ok = true

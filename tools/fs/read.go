@@ -5,6 +5,7 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -76,7 +77,7 @@ func runRead(ctx context.Context, env *tools.Env, params json.RawMessage) (any, 
 	if mime := imageMIME(head); mime != "" {
 		return readImage(ctx, env, br, fi.Size(), mime, t.shown) // image_media.go
 	}
-	text, details, err := readPage(br, t.shown, a.int("offset"), a.int("limit"))
+	text, details, err := readPage(ctx, br, t.shown, a.int("offset"), a.int("limit"))
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +120,7 @@ const countBudget = 32 << 20
 // so a file of N lines reports N lines. A BOM is dropped and CRLF reads as
 // LF. When the counting budget runs out, the details' totals are lower
 // bounds.
-func readPage(br *bufio.Reader, shown string, offset, limit int) (string, *readDetails, error) {
+func readPage(ctx context.Context, br *bufio.Reader, shown string, offset, limit int) (string, *readDetails, error) {
 	if _, err := br.Peek(1); err == io.EOF {
 		return "File is empty (0 bytes).", nil, nil
 	}
@@ -129,7 +130,7 @@ func readPage(br *bufio.Reader, shown string, offset, limit int) (string, *readD
 			return "File contains no readable text (3 bytes).", nil, nil
 		}
 	}
-	lr := &lineReader{r: br, budget: -1}
+	lr := &lineReader{r: br, budget: -1, ctx: ctx}
 	start := max(offset, 1) - 1
 	beyond := func(total int) error {
 		return tools.Errorf(tools.CodeInvalidParams,
@@ -138,7 +139,7 @@ func readPage(br *bufio.Reader, shown string, offset, limit int) (string, *readD
 	for i := range start {
 		ok, err := lr.skip()
 		if err != nil {
-			return "", nil, tools.AsError(err)
+			return "", nil, scanError(err)
 		}
 		if !ok {
 			return "", nil, beyond(i)
@@ -147,7 +148,7 @@ func readPage(br *bufio.Reader, shown string, offset, limit int) (string, *readD
 	lr.budget = countBudget
 	cur, ok, err := lr.next(maxReadBytes + 1)
 	if err != nil && err != errBudget {
-		return "", nil, tools.AsError(err)
+		return "", nil, scanError(err)
 	}
 	if !ok {
 		return "", nil, beyond(start)
@@ -172,7 +173,7 @@ func readPage(br *bufio.Reader, shown string, offset, limit int) (string, *readD
 			size = "more than " + formatSize(countBudget)
 		}
 		if err := rest(); err != nil {
-			return "", nil, tools.AsError(err)
+			return "", nil, scanError(err)
 		}
 		tr := sel.truncation(0, 0, "bytes")
 		tr.FirstLineExceedsLimit = true
@@ -208,7 +209,7 @@ func readPage(br *bufio.Reader, shown string, offset, limit int) (string, *readD
 		}
 		cur, ok, err = lr.next(maxReadBytes + 1)
 		if err != nil && err != errBudget {
-			return "", nil, tools.AsError(err)
+			return "", nil, scanError(err)
 		}
 		if !ok {
 			eof, sel.known = true, true
@@ -221,7 +222,7 @@ func readPage(br *bufio.Reader, shown string, offset, limit int) (string, *readD
 	}
 	if !eof {
 		if err := rest(); err != nil {
-			return "", nil, tools.AsError(err)
+			return "", nil, scanError(err)
 		}
 	}
 	page := string(out)
@@ -250,6 +251,15 @@ func readPage(br *bufio.Reader, shown string, offset, limit int) (string, *readD
 		return page + "\n", nil, nil
 	}
 	return page, nil, nil
+}
+
+// scanError keeps a context error as it is (the door reports it as a
+// timeout or an interruption) and gives others the tool's error shape.
+func scanError(err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return tools.AsError(err)
 }
 
 // truncation is the Classic details for a page cut after outLines lines

@@ -1,11 +1,15 @@
 package fs_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/openclaw-go/openclaw/tools"
 )
 
 // hugeSize is the sparse file the memory tests read: far more than the
@@ -123,5 +127,18 @@ func BenchmarkReadHugeFile(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		mustCall(b, env, "read", map[string]any{"path": "huge.log"})
+	}
+}
+
+// Scanning to a far offset honours the call's deadline: the read ends with
+// a timeout (exit 124) instead of scanning gigabytes past it.
+func TestReadScanHonoursContext(t *testing.T) {
+	env, dir := newEnv(t)
+	sparse(t, dir, "huge.log", "first\n", hugeSize)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Millisecond)
+	defer cancel()
+	_, err := tools.Invoke(ctx, env, tools.Call{ID: "read", Args: []byte(`{"path":"huge.log","offset":3}`)})
+	if te := tools.AsError(err); te == nil || te.Code != tools.CodeTimeout {
+		t.Fatalf("read past its deadline: %v, want a timeout", err)
 	}
 }

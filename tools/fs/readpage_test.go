@@ -2,6 +2,7 @@ package fs
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -88,7 +89,7 @@ func wholeFileRead(data []byte, shown string, offset, limit int) (string, *readD
 func checkPage(t *testing.T, data []byte, offset, limit int) {
 	t.Helper()
 	wantText, wantDetails, wantErr := wholeFileRead(data, "f.txt", offset, limit)
-	text, details, err := readPage(bufio.NewReaderSize(strings.NewReader(string(data)), 64*1024), "f.txt", offset, limit)
+	text, details, err := readPage(context.Background(), bufio.NewReaderSize(strings.NewReader(string(data)), 64*1024), "f.txt", offset, limit)
 	gotErr := ""
 	if err != nil {
 		gotErr = err.Error()
