@@ -8,4 +8,5 @@ package all
 import (
 	_ "github.com/openclaw-go/openclaw/tools/fs"
 	_ "github.com/openclaw-go/openclaw/tools/gatewaytool"
+	_ "github.com/openclaw-go/openclaw/tools/web"
 )
