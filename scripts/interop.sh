@@ -2,14 +2,14 @@
 # Interoperability matrix against the original OpenClaw (npm openclaw@2026.9.6):
 #   1. the original CLI against our gateway (`openclaw serve`);
 #   2. our CLI against the original gateway (`openclaw-peer gateway run`).
-# Installs the peer with ../shared/peer/install-openclaw.sh (npm registry only).
+# Installs the peer with scripts/install-peer.sh (npm registry only).
 # Usage: scripts/interop.sh [path/to/openclaw]
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=${1:-$root/bin/openclaw}
 peer_dir=${OPENCLAW_PEER_DIR:-$HOME/.cache/openclaw-peer}
 peer=$peer_dir/bin/openclaw-peer
-installer=${OPENCLAW_PEER_INSTALLER:-$root/../shared/peer/install-openclaw.sh}
+installer=${OPENCLAW_PEER_INSTALLER:-$root/scripts/install-peer.sh}
 
 if [ ! -x "$peer" ]; then
   echo "installing the peer (npm, about a minute)…" >&2
