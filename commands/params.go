@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mattn/go-isatty"
 	"github.com/openclaw-go/openclaw/tools"
 	"github.com/urfave/cli/v2"
 )
@@ -79,7 +80,37 @@ func buildParams(c *cli.Context, a *tools.Action, stdin io.Reader) (map[string]a
 			obj[p.Name] = coerce(p, c.String(fl), false)
 		}
 	}
+	if err := stdinParam(c, a, obj, stdin); err != nil {
+		return nil, err
+	}
 	return obj, nil
+}
+
+// maxStdinParam caps a raw stdin param (a patch): past it the call fails
+// instead of reading without bound.
+const maxStdinParam = 64 << 20
+
+// stdinParam fills the action's StdinParam from stdin when nothing else
+// gave it and stdin is not a terminal (which would wait for typing).
+func stdinParam(c *cli.Context, a *tools.Action, obj map[string]any, stdin io.Reader) error {
+	if a.StdinParam == "" || c.String("params") == "-" || stdin == nil {
+		return nil
+	}
+	if _, ok := obj[a.StdinParam]; ok {
+		return nil
+	}
+	if f, ok := stdin.(*os.File); ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())) {
+		return nil
+	}
+	b, err := io.ReadAll(io.LimitReader(stdin, maxStdinParam+1))
+	if err != nil {
+		return fmt.Errorf("read %s from stdin: %w", a.StdinParam, err)
+	}
+	if len(b) > maxStdinParam {
+		return tools.Errorf(tools.CodeUsage, "%s on stdin is larger than %d MiB", a.StdinParam, maxStdinParam>>20)
+	}
+	obj[a.StdinParam] = string(b)
+	return nil
 }
 
 // sameArgs reports whether flag fl carries the same value(s) as the

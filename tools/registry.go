@@ -92,6 +92,10 @@ type Action struct {
 	// Hidden keeps a gateway-native method out of the CLI tree (it stays
 	// callable with `openclaw gateway call`).
 	Hidden bool
+	// StdinParam names a string param the CLI reads raw from stdin when
+	// neither a flag nor --params gives it and stdin is not a terminal
+	// (`openclaw apply-patch < x.patch`).
+	StdinParam string
 
 	once     sync.Once
 	compiled *compiledSchema

@@ -8,5 +8,6 @@ package all
 import (
 	_ "github.com/openclaw-go/openclaw/tools/fs"
 	_ "github.com/openclaw-go/openclaw/tools/gatewaytool"
+	_ "github.com/openclaw-go/openclaw/tools/patch"
 	_ "github.com/openclaw-go/openclaw/tools/web"
 )
