@@ -100,6 +100,7 @@ func freePort() (int, error) {
 func TestScriptsCLI(t *testing.T)     { t.Parallel(); testscript.Run(t, scriptParams("cli")) }
 func TestScriptsFS(t *testing.T)      { t.Parallel(); testscript.Run(t, scriptParams("fs")) }
 func TestScriptsGateway(t *testing.T) { t.Parallel(); testscript.Run(t, scriptParams("gateway")) }
+func TestScriptsMemory(t *testing.T)  { t.Parallel(); testscript.Run(t, scriptParams("memory")) }
 
 // cmdListen holds a plain TCP listener (not a gateway) on 127.0.0.1:PORT
 // until the script ends: listen PORT

@@ -8,6 +8,7 @@ package all
 import (
 	_ "github.com/openclaw-go/openclaw/tools/fs"
 	_ "github.com/openclaw-go/openclaw/tools/gatewaytool"
+	_ "github.com/openclaw-go/openclaw/tools/memory"
 	_ "github.com/openclaw-go/openclaw/tools/patch"
 	_ "github.com/openclaw-go/openclaw/tools/web"
 )

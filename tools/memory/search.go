@@ -1,0 +1,220 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Search defaults of the original.
+const (
+	defaultMaxResults   = 6
+	candidateMultiplier = 4
+	snippetChars        = 700
+)
+
+// Hit is one search result, the original's shape.
+type Hit struct {
+	Path      string  `json:"path"`
+	StartLine int     `json:"startLine"`
+	EndLine   int     `json:"endLine"`
+	Score     float64 `json:"score"`
+	Snippet   string  `json:"snippet"`
+	Source    string  `json:"source"`
+}
+
+// queryTerms splits a query into words for the word index and runs of CJK
+// characters for the trigram index.
+func queryTerms(q string) (words, cjk []string) {
+	var cur []rune
+	curCJK := false
+	emit := func() {
+		if len(cur) > 0 {
+			if curCJK {
+				cjk = append(cjk, string(cur))
+			} else {
+				words = append(words, string(cur))
+			}
+		}
+		cur = cur[:0]
+	}
+	for _, r := range q {
+		switch {
+		case isCJK(r):
+			if !curCJK {
+				emit()
+			}
+			curCJK = true
+			cur = append(cur, r)
+		case unicode.IsLetter(r) || unicode.IsNumber(r) || r == '_':
+			if curCJK {
+				emit()
+			}
+			curCJK = false
+			cur = append(cur, r)
+		default:
+			emit()
+		}
+	}
+	emit()
+	return words, cjk
+}
+
+// ftsQuote makes a term an FTS5 string (a phrase), so no query text is
+// read as FTS syntax.
+func ftsQuote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
+// bm25Score maps FTS5's rank (negative, lower is better) to 0..1 as the
+// original does: r/(1+r) with r = -rank.
+func bm25Score(rank float64) float64 {
+	if rank < 0 {
+		r := -rank
+		return r / (1 + r)
+	}
+	return 1 / (1 + rank)
+}
+
+// Search returns the best chunks for the query, best first: BM25 over the
+// word index (the query's words ORed, as the original), and for CJK runs
+// the trigram index (runs of three or more characters, by their trigrams)
+// or a substring scan (shorter runs). A chunk found by both keeps its best
+// score.
+func (ix *Index) Search(ctx context.Context, query string, maxResults int, minScore float64) ([]Hit, error) {
+	query = strings.TrimSpace(query)
+	hits := []Hit{}
+	if query == "" {
+		return hits, nil
+	}
+	if maxResults <= 0 {
+		maxResults = defaultMaxResults
+	}
+	limit := min(200, max(1, maxResults*candidateMultiplier))
+	words, runs := queryTerms(query)
+	best := map[int64]*Hit{}
+	add := func(id int64, h Hit) {
+		if b, ok := best[id]; !ok || h.Score > b.Score {
+			best[id] = &h
+		}
+	}
+	if len(words) > 0 {
+		q := make([]string, len(words))
+		for i, w := range words {
+			q[i] = ftsQuote(w)
+		}
+		if err := ix.collect(ctx, `SELECT c.id, c.path, c.start_line, c.end_line, c.text, bm25(chunks_fts)
+			FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid
+			WHERE chunks_fts MATCH ? ORDER BY bm25(chunks_fts) LIMIT ?`,
+			strings.Join(q, " OR "), limit, add); err != nil {
+			return nil, err
+		}
+	}
+	var grams, short []string
+	for _, r := range runs {
+		rs := []rune(r)
+		if len(rs) < 3 {
+			short = append(short, r)
+			continue
+		}
+		for i := 0; i+3 <= len(rs); i++ {
+			grams = append(grams, ftsQuote(string(rs[i:i+3])))
+		}
+	}
+	if len(grams) > 0 {
+		if err := ix.collect(ctx, `SELECT c.id, c.path, c.start_line, c.end_line, c.text, bm25(chunks_cjk)
+			FROM chunks_cjk JOIN chunks c ON c.id = chunks_cjk.rowid
+			WHERE chunks_cjk MATCH ? ORDER BY bm25(chunks_cjk) LIMIT ?`,
+			strings.Join(grams, " OR "), limit, add); err != nil {
+			return nil, err
+		}
+	}
+	for _, s := range short {
+		// One or two characters have no trigram: scan the CJK chunks.
+		// The score grows with the occurrences, n/(1+n), like the BM25 map.
+		if err := ix.collectLike(ctx, s, limit, add); err != nil {
+			return nil, err
+		}
+	}
+	for _, h := range best {
+		if h.Score >= minScore {
+			hits = append(hits, *h)
+		}
+	}
+	sort.SliceStable(hits, func(i, j int) bool {
+		if hits[i].Score != hits[j].Score {
+			return hits[i].Score > hits[j].Score
+		}
+		if hits[i].Path != hits[j].Path {
+			return hits[i].Path < hits[j].Path
+		}
+		return hits[i].StartLine < hits[j].StartLine
+	})
+	if len(hits) > maxResults {
+		hits = hits[:maxResults]
+	}
+	return hits, nil
+}
+
+func (ix *Index) collect(ctx context.Context, q, match string, limit int, add func(int64, Hit)) error {
+	rows, err := ix.db.QueryContext(ctx, q, match, limit)
+	if err != nil {
+		return fmt.Errorf("memory search: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var h Hit
+		var text string
+		var rank float64
+		if err := rows.Scan(&id, &h.Path, &h.StartLine, &h.EndLine, &text, &rank); err != nil {
+			return fmt.Errorf("memory search: %w", err)
+		}
+		h.Score = round(bm25Score(rank))
+		h.Snippet = snippet(text)
+		h.Source = "memory"
+		add(id, h)
+	}
+	return rows.Err()
+}
+
+func (ix *Index) collectLike(ctx context.Context, s string, limit int, add func(int64, Hit)) error {
+	pat := "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s) + "%"
+	rows, err := ix.db.QueryContext(ctx, `SELECT id, path, start_line, end_line, text FROM chunks
+		WHERE cjk = 1 AND text LIKE ? ESCAPE '\' LIMIT ?`, pat, limit*4)
+	if err != nil {
+		return fmt.Errorf("memory search: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var h Hit
+		var text string
+		if err := rows.Scan(&id, &h.Path, &h.StartLine, &h.EndLine, &text); err != nil {
+			return fmt.Errorf("memory search: %w", err)
+		}
+		n := float64(strings.Count(text, s))
+		if n == 0 {
+			continue
+		}
+		h.Score = round(n / (1 + n))
+		h.Snippet = snippet(text)
+		h.Source = "memory"
+		add(id, h)
+	}
+	return rows.Err()
+}
+
+// snippet is the chunk text cut to 700 characters (never inside a rune).
+func snippet(s string) string {
+	if utf8.RuneCountInString(s) <= snippetChars {
+		return s
+	}
+	return string([]rune(s)[:snippetChars])
+}
+
+// round keeps scores readable (six decimals).
+func round(f float64) float64 {
+	return float64(int64(f*1e6+0.5)) / 1e6
+}
