@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 
-
 	_ "modernc.org/sqlite" // the "sqlite" driver, FTS5 and trigram built in
 )
 
@@ -290,7 +289,6 @@ func deleteChunks(ctx context.Context, tx *sql.Tx, rel string) error {
 	}
 	return nil
 }
-
 
 // reset empties the index (memory index --force).
 func (ix *Index) reset(ctx context.Context) error {

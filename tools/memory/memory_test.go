@@ -190,10 +190,10 @@ func TestSearchFindsCJK(t *testing.T) {
 		"memory/en.md": "# Notes\nNothing in Chinese here.\n",
 	})
 	for q, want := range map[string]string{
-		"预算":      "memory/zh.md", // two characters: no trigram
+		"预算":       "memory/zh.md", // two characters: no trigram
 		"讨论了明年的预算": "memory/zh.md",
-		"プロジェクト":  "memory/ja.md",
-		"東京":      "memory/ja.md",
+		"プロジェクト":   "memory/ja.md",
+		"東京":       "memory/ja.md",
 	} {
 		got := paths(search(t, env, q))
 		if len(got) == 0 || got[0] != want {
