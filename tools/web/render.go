@@ -39,3 +39,30 @@ func unwrap(s string) string {
 	}
 	return strings.TrimSuffix(inner, "\n")
 }
+
+// renderSearch prints results or the answer with its citations.
+func renderSearch(w io.Writer, r gjson.Result) error {
+	d := r.Get("details")
+	cached := ""
+	if d.Get("cached").Bool() {
+		cached = ", cached"
+	}
+	fmt.Fprintf(w, "%s: %q (%d ms%s)\n\n", d.Get("provider").String(), d.Get("query").String(), d.Get("tookMs").Int(), cached)
+	if d.Get("results").Exists() {
+		for i, res := range d.Get("results").Array() {
+			fmt.Fprintf(w, "%d. %s\n   %s\n", i+1, unwrap(res.Get("title").String()), res.Get("url").String())
+			if s := unwrap(res.Get("description").String()); s != "" {
+				fmt.Fprintf(w, "   %s\n", s)
+			}
+		}
+		return nil
+	}
+	fmt.Fprintln(w, unwrap(d.Get("content").String()))
+	if c := d.Get("citations").Array(); len(c) > 0 {
+		fmt.Fprintln(w)
+		for i, u := range c {
+			fmt.Fprintf(w, "[%d] %s\n", i+1, u.String())
+		}
+	}
+	return nil
+}
