@@ -172,9 +172,15 @@ func (a *Action) invoke(ctx context.Context, env *Env, params json.RawMessage, r
 	if err := ctx.Err(); err != nil {
 		return nil, nil, ctxError(err)
 	}
+	loop := loopGuard(env, a, params) // loopguard.go: agent callers only
+	if err := loop.blocked(); err != nil {
+		return nil, nil, err
+	}
 	res, err := a.Run(ctx, env, params)
 	if err != nil {
-		return nil, nil, runError(ctx, err)
+		err = runError(ctx, err)
+		loop.done(nil, err)
+		return nil, nil, err
 	}
 	if d, ok := res.(*Deferred); ok && d != nil {
 		acc, err := a.encode(d.Accepted)
@@ -194,6 +200,9 @@ func (a *Action) invoke(ctx context.Context, env *Env, params json.RawMessage, r
 		return acc, final, nil
 	}
 	out, err := a.encode(res)
+	if err == nil {
+		out = loop.done(out, nil)
+	}
 	return out, nil, err
 }
 
