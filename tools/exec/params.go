@@ -1,0 +1,136 @@
+package exectool
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/openclaw-go/openclaw/tools"
+)
+
+// execParams are the exec tool's params (spec §1.1, Classic names plus the
+// later timeoutSeconds alias).
+type execParams struct {
+	Command        string            `json:"command"`
+	Workdir        string            `json:"workdir"`
+	Env            map[string]string `json:"env"`
+	YieldMs        *float64          `json:"yieldMs"`
+	Background     bool              `json:"background"`
+	Timeout        *float64          `json:"timeout"`
+	TimeoutSeconds *float64          `json:"timeoutSeconds"`
+	PTY            bool              `json:"pty"`
+	Elevated       bool              `json:"elevated"`
+	Host           string            `json:"host"`
+	Security       string            `json:"security"`
+	Ask            string            `json:"ask"`
+	Node           string            `json:"node"`
+}
+
+const execSchema = `{"type":"object","properties":{
+	"command":{"type":"string","description":"Shell command to run"},
+	"workdir":{"type":"string","description":"Working directory (default: the workspace)"},
+	"env":{"type":"object","additionalProperties":{"type":"string"},"description":"Environment overrides (PATH, LD_*, DYLD_* and loader variables are refused)"},
+	"yieldMs":{"type":"number","minimum":0,"description":"Milliseconds before the command continues in the background (default 10000, needs a gateway)"},
+	"background":{"type":"boolean","description":"Run in the background at once (needs a gateway)"},
+	"timeout":{"type":"number","minimum":0,"description":"Seconds before the process group is killed (default 1800; 0 disables)"},
+	"timeoutSeconds":{"type":"number","minimum":0,"description":"Alias of timeout"},
+	"pty":{"type":"boolean","description":"Run under a pseudo-terminal"},
+	"elevated":{"type":"boolean","description":"Run on the host outside a sandbox (needs tools.elevated)"},
+	"host":{"type":"string","description":"sandbox, gateway or node"},
+	"security":{"type":"string","enum":["deny","allowlist","full"],"description":"Can only tighten the configured security"},
+	"ask":{"type":"string","enum":["off","on-miss","always"],"description":"Can only tighten the configured ask mode"},
+	"node":{"type":"string","description":"Node id or name for host=node"}
+},"required":["command"]}`
+
+// blockedEnv are refused in env overrides for host runs (spec §1.6).
+var blockedEnv = map[string]bool{
+	"NODE_OPTIONS": true, "NODE_PATH": true, "PYTHONPATH": true, "PYTHONHOME": true,
+	"RUBYLIB": true, "PERL5LIB": true, "BASH_ENV": true, "ENV": true, "GCONV_PATH": true,
+	"IFS": true, "SSLKEYLOGFILE": true,
+}
+
+// checkEnv refuses dangerous overrides; nothing runs when it fails.
+func checkEnv(env map[string]string) error {
+	keys := make([]string, 0, len(env))
+	for k := range env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		u := strings.ToUpper(k)
+		switch {
+		case u == "PATH":
+			return tools.Errorf(tools.CodeDenied, "Security Violation: Custom 'PATH' variable is forbidden during host execution.")
+		case strings.HasPrefix(u, "LD_"), strings.HasPrefix(u, "DYLD_"), blockedEnv[u]:
+			return tools.Errorf(tools.CodeDenied, "Security Violation: Environment variable '%s' is forbidden during host execution.", k)
+		}
+		if k == "" || strings.ContainsAny(k, "=\x00") {
+			return tools.Errorf(tools.CodeInvalidParams, "invalid environment variable name %q", k)
+		}
+	}
+	return nil
+}
+
+// childEnv is the inherited environment with the overrides merged over it
+// and OPENCLAW_SHELL=exec.
+func childEnv(over map[string]string) []string {
+	base := os.Environ()
+	out := make([]string, 0, len(base)+len(over)+1)
+	for _, kv := range base {
+		k, _, _ := strings.Cut(kv, "=")
+		if _, ok := over[k]; ok || k == "OPENCLAW_SHELL" {
+			continue
+		}
+		out = append(out, kv)
+	}
+	for k, v := range over {
+		out = append(out, k+"="+v)
+	}
+	return append(out, "OPENCLAW_SHELL=exec")
+}
+
+// resolveWorkdir returns the directory to run in and a warning when the
+// requested one is unavailable (spec: warn and fall back, never fail).
+func resolveWorkdir(env *tools.Env, wd string) (string, string) {
+	def := env.WorkspaceDir()
+	if st, err := os.Stat(def); err != nil || !st.IsDir() {
+		if cwd, err := os.Getwd(); err == nil {
+			def = cwd
+		}
+	}
+	if wd == "" {
+		return def, ""
+	}
+	p := wd
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(def, p)
+	}
+	if st, err := os.Stat(p); err == nil && st.IsDir() {
+		return p, ""
+	}
+	return def, fmt.Sprintf("Warning: workdir %q is unavailable; using %q.", wd, def)
+}
+
+// checkHost refuses hosts this build cannot run on: never silently on the
+// gateway machine when a sandbox or node was asked for.
+func checkHost(env *tools.Env, p execParams) error {
+	host := p.Host
+	if host == "" {
+		host = env.Config.String("tools.exec.host", "gateway")
+	}
+	switch host {
+	case "gateway", "auto":
+		return nil
+	case "node":
+		return tools.Errorf(tools.CodeFailed, "exec host=node: node hosts are not available yet; use host=gateway")
+	case "sandbox":
+		if p.Elevated {
+			return nil
+		}
+		return tools.Errorf(tools.CodeFailed, "exec host=sandbox requires a sandbox runtime for this session. "+
+			"No sandbox runtime is available in this build: use host=gateway (runs on this machine).")
+	}
+	return tools.Errorf(tools.CodeInvalidParams, "Invalid exec host %q. Allowed values: auto, sandbox, gateway, node.", host)
+}

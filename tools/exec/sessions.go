@@ -1,0 +1,217 @@
+package exectool
+
+import (
+	"context"
+	"math/rand/v2"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/openclaw-go/openclaw/config"
+	"github.com/openclaw-go/openclaw/tools"
+)
+
+// serviceName is the gateway service holding exec sessions.
+const serviceName = "exec"
+
+// Retention of finished background sessions (spec §2.3).
+const (
+	defaultTTL        = 30 * time.Minute
+	minTTL, maxTTL    = time.Minute, 3 * time.Hour
+	maxFinished       = 50
+	maxRetainedOutput = 2000000
+)
+
+func init() {
+	tools.RegisterService(tools.ServiceSpec{Name: serviceName, New: newRegistry})
+}
+
+// session is one command started by exec in the gateway. It is visible to
+// `process` once backgrounded (explicitly or after yieldMs).
+type session struct {
+	id, agent, command, cwd string
+	p                       *proc
+	startedAt               time.Time
+
+	mu           sync.Mutex
+	backgrounded bool
+	emptyPolls   int
+}
+
+func (s *session) isBackgrounded() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.backgrounded
+}
+
+// registry is the exec service: every process the gateway started, by
+// session id. Stop ends every process group before the gateway exits.
+type registry struct {
+	ttl time.Duration
+
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	mu       sync.Mutex
+	sessions map[string]*session
+	closed   bool
+	sweeper  sync.WaitGroup
+}
+
+func newRegistry(env *tools.Env) (tools.Service, error) {
+	cfg := env.Config
+	if cfg == nil {
+		cfg = config.Empty()
+	}
+	ttl := time.Duration(cfg.Int("tools.exec.cleanupMs", int(defaultTTL/time.Millisecond))) * time.Millisecond
+	ttl = min(max(ttl, minTTL), maxTTL)
+	return &registry{ttl: ttl, sessions: map[string]*session{}}, nil
+}
+
+// Start runs the sweeper of expired finished sessions.
+func (r *registry) Start(ctx context.Context) error {
+	r.ctx, r.cancel = context.WithCancel(context.Background())
+	every := max(30*time.Second, r.ttl/6)
+	r.sweeper.Add(1)
+	go func() {
+		defer r.sweeper.Done()
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-r.ctx.Done():
+				return
+			case <-t.C:
+				r.sweep(time.Now())
+			}
+		}
+	}()
+	return nil
+}
+
+// Stop kills every running process group (SIGTERM, grace, SIGKILL) and
+// waits for them, so the gateway leaves no child behind.
+func (r *registry) Stop(ctx context.Context) error {
+	r.mu.Lock()
+	r.closed = true
+	var running []*session
+	for _, s := range r.sessions {
+		running = append(running, s)
+	}
+	r.mu.Unlock()
+	if r.cancel != nil {
+		r.cancel()
+	}
+	var wg sync.WaitGroup
+	for _, s := range running {
+		wg.Add(1)
+		go func() { defer wg.Done(); s.p.kill(ctx, "shutdown") }()
+	}
+	wg.Wait()
+	r.sweeper.Wait()
+	return nil
+}
+
+// add registers a new session under a fresh slug id.
+func (r *registry) add(s *session) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return tools.Errorf(tools.CodeUnreachable, "gateway is shutting down: no new commands")
+	}
+	for {
+		id := slug()
+		if _, dup := r.sessions[id]; !dup {
+			s.id = id
+			break
+		}
+	}
+	r.sessions[s.id] = s
+	return nil
+}
+
+// drop forgets a session (a foreground run that ended, or clear/remove).
+func (r *registry) drop(id string) {
+	r.mu.Lock()
+	delete(r.sessions, id)
+	r.mu.Unlock()
+}
+
+// get returns the agent's backgrounded session with this id.
+func (r *registry) get(agent, id string) *session {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s := r.sessions[id]
+	if s == nil || s.agent != agent {
+		return nil
+	}
+	return s
+}
+
+// list returns the agent's backgrounded sessions, newest first.
+func (r *registry) list(agent string) []*session {
+	r.mu.Lock()
+	var out []*session
+	for _, s := range r.sessions {
+		if s.agent == agent && s.isBackgrounded() {
+			out = append(out, s)
+		}
+	}
+	r.mu.Unlock()
+	sort.Slice(out, func(i, j int) bool { return out[i].startedAt.After(out[j].startedAt) })
+	return out
+}
+
+// sweep drops finished sessions past the TTL, then the oldest finished
+// ones beyond the count and retained-output caps.
+func (r *registry) sweep(now time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	type fin struct {
+		id    string
+		ended time.Time
+		size  int
+	}
+	var done []fin
+	for id, s := range r.sessions {
+		st := s.p.state()
+		if !st.exited || !s.isBackgrounded() {
+			continue
+		}
+		if now.Sub(st.ended) > r.ttl {
+			delete(r.sessions, id)
+			continue
+		}
+		s.p.out.mu.Lock()
+		n := len(s.p.out.agg.bytes())
+		s.p.out.mu.Unlock()
+		done = append(done, fin{id, st.ended, n})
+	}
+	sort.Slice(done, func(i, j int) bool { return done[i].ended.Before(done[j].ended) })
+	total := 0
+	for _, f := range done {
+		total += f.size
+	}
+	for len(done) > 0 && (len(done) > maxFinished || total > maxRetainedOutput) {
+		delete(r.sessions, done[0].id)
+		total -= done[0].size
+		done = done[1:]
+	}
+}
+
+var (
+	adjectives = []string{"amber", "brave", "calm", "crisp", "eager", "fast", "gentle", "keen", "lucky", "mellow",
+		"neat", "quiet", "rapid", "sharp", "swift", "tidy", "vivid", "warm", "wild", "young"}
+	nouns = []string{"bay", "cloud", "cove", "dune", "ember", "fern", "glade", "harbor", "lake", "meadow",
+		"orbit", "pine", "reef", "river", "shell", "stone", "tide", "trail", "wave", "willow"}
+)
+
+// slug is a short human id such as "neat-cloud" (a suffix keeps it unique
+// when the registry is busy).
+func slug() string {
+	s := adjectives[rand.IntN(len(adjectives))] + "-" + nouns[rand.IntN(len(nouns))]
+	if rand.IntN(4) == 0 {
+		s += "-" + string(rune('a'+rand.IntN(26))) + string(rune('a'+rand.IntN(26)))
+	}
+	return s
+}
