@@ -279,8 +279,18 @@ func processSendKeys(ctx context.Context, env *tools.Env, p procParams) (any, er
 	return input(env, p.SessionID, b, false, "send-keys")
 }
 
+// processSubmit sends Enter: CR to a PTY (as a terminal does); a pipe has
+// no line discipline to turn CR into a line end, so it gets LF.
 func processSubmit(ctx context.Context, env *tools.Env, p procParams) (any, error) {
-	return input(env, p.SessionID, []byte("\r"), false, "submit")
+	_, s, err := lookup(env, p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	enter := "\n"
+	if s.p.isPTY {
+		enter = "\r"
+	}
+	return input(env, p.SessionID, []byte(enter), false, "submit")
 }
 
 func processPaste(ctx context.Context, env *tools.Env, p procParams) (any, error) {
