@@ -199,7 +199,7 @@ func TestExecCancelKillsGroup(t *testing.T) {
 
 type sinkFunc func(name string, payload any)
 
-func (f sinkFunc) Progress(string, int64, int64) {}
+func (f sinkFunc) Progress(string, int64, int64)  {}
 func (f sinkFunc) Event(name string, payload any) { f(name, payload) }
 
 func TestExecPTY(t *testing.T) {
