@@ -21,6 +21,7 @@ func (r *runtime) builtinCommands() []*cli.Command {
 		r.devicesCommand(),
 		r.logsCommand(),
 		r.tasksCommand(),
+		r.configureCommand(),
 		r.docsCommand(),
 		r.doctorCommand(),
 		{
