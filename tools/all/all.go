@@ -6,6 +6,7 @@
 package all
 
 import (
+	_ "github.com/openclaw-go/openclaw/tools/browser"
 	_ "github.com/openclaw-go/openclaw/tools/exec"
 	_ "github.com/openclaw-go/openclaw/tools/fs"
 	_ "github.com/openclaw-go/openclaw/tools/gatewaytool"

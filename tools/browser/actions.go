@@ -1,0 +1,425 @@
+package browser
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
+	"github.com/openclaw-go/openclaw/tools"
+	"github.com/tidwall/gjson"
+)
+
+// params is the flat parameter object of every browser action (the
+// original's schema: no unions, every field optional, the runtime checks).
+type params struct {
+	actReq
+	Profile        string  `json:"profile"`
+	TargetID       string  `json:"targetId"`
+	TargetURL      string  `json:"targetUrl"`
+	Format         string  `json:"format"`
+	SnapshotFormat string  `json:"snapshotFormat"`
+	Interactive    bool    `json:"interactive"`
+	MaxChars       *int    `json:"maxChars"`
+	Limit          int     `json:"limit"`
+	FullPage       bool    `json:"fullPage"`
+	Type           string  `json:"type"`
+	Request        *actReq `json:"request"`
+}
+
+// Common schema properties.
+const (
+	propProfile  = `"profile":{"type":"string","description":"Browser profile (default browser.defaultProfile, else openclaw)"}`
+	propTarget   = `"targetId":{"type":"string","description":"Tab id or a unique prefix (default: the current tab)"}`
+	propTimeout  = `"timeoutMs":{"type":"integer","minimum":1,"description":"Budget in ms"}`
+	propRef      = `"ref":{"type":"string","description":"Element ref from a snapshot (e12)"}`
+	propURL      = `"targetUrl":{"type":"string","description":"URL to load"},"url":{"type":"string","description":"Alias of targetUrl"}`
+	propFn       = `"fn":{"type":"string","description":"JavaScript: a function, an expression, or a body with return"}`
+	propWaitArgs = `"timeMs":{"type":"integer","minimum":0,"maximum":30000,"description":"Sleep this long first"},` +
+		`"text":{"type":"string","description":"Wait until this text is visible"},` +
+		`"textGone":{"type":"string","description":"Wait until this text is gone"},` +
+		`"selector":{"type":"string","description":"Wait until a CSS selector is visible"},` + propFn
+)
+
+func schema(props ...string) string {
+	all := append([]string{propProfile, propTarget}, props...)
+	return `{"type":"object","properties":{` + strings.Join(all, ",") + `}}`
+}
+
+func schemaReq(required []string, props ...string) string {
+	s := schema(props...)
+	b, _ := json.Marshal(required)
+	return strings.TrimSuffix(s, "}") + `,"required":` + string(b) + `}`
+}
+
+// handler wraps a browser action: resolves the profile and session.
+type handler func(ctx context.Context, env *tools.Env, s *session, p params) (any, error)
+
+func withSession(h handler) tools.Handler {
+	return tools.Typed(func(ctx context.Context, env *tools.Env, p params) (any, error) {
+		s, err := openSession(ctx, env, p.Profile)
+		if err != nil {
+			return nil, err
+		}
+		defer s.release()
+		return h(ctx, env, s, p)
+	})
+}
+
+func renderText(w io.Writer, r gjson.Result) error {
+	var err error
+	r.Get("content").ForEach(func(_, b gjson.Result) bool {
+		if b.Get("type").String() == "text" {
+			_, err = fmt.Fprintln(w, b.Get("text").String())
+		}
+		return err == nil
+	})
+	return err
+}
+
+func reg(a *tools.Action) {
+	a.Tool = "browser"
+	a.Where = tools.Either
+	tools.Register(a)
+}
+
+func init() {
+	reg(&tools.Action{Verb: "status", Summary: "Show the browser profile's state (running, CDP port, pid)",
+		Schema: schema(), Run: tools.Typed(func(ctx context.Context, env *tools.Env, p params) (any, error) {
+			pr, err := resolveProfile(env, p.Profile)
+			if err != nil {
+				return nil, err
+			}
+			return tools.JSONResult(pr.status(ctx))
+		})})
+	reg(&tools.Action{Verb: "start", Summary: "Launch the profile's Chromium (detached; it outlives this command)",
+		Examples: []string{"openclaw browser start", "openclaw browser start --profile work"},
+		Schema:   schema(), Run: tools.Typed(func(ctx context.Context, env *tools.Env, p params) (any, error) {
+			pr, err := resolveProfile(env, p.Profile)
+			if err != nil {
+				return nil, err
+			}
+			st, err := pr.start(ctx, env)
+			if err != nil {
+				return nil, err
+			}
+			return tools.JSONResult(st)
+		})})
+	reg(&tools.Action{Verb: "stop", Summary: "Stop the profile's Chromium (attach-only profiles are left running)",
+		Schema: schema(), Run: tools.Typed(func(ctx context.Context, env *tools.Env, p params) (any, error) {
+			pr, err := resolveProfile(env, p.Profile)
+			if err != nil {
+				return nil, err
+			}
+			st, err := pr.stop(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return tools.JSONResult(st)
+		})})
+	reg(&tools.Action{Verb: "tabs", Summary: "List the open tabs", Schema: schema(),
+		Run: withSession(func(ctx context.Context, env *tools.Env, s *session, p params) (any, error) {
+			ts, err := s.tabs()
+			if err != nil {
+				return nil, err
+			}
+			return tools.JSONResult(map[string]any{"running": true, "tabs": ts})
+		})})
+	reg(&tools.Action{Verb: "open", Summary: "Open a URL in a new tab (it becomes the current tab)", Args: []string{"targetUrl"},
+		Examples: []string{"openclaw browser open https://example.com"},
+		Schema:   schema(propURL, propTimeout),
+		Run: withSession(func(ctx context.Context, env *tools.Env, s *session, p params) (any, error) {
+			u := firstNonEmpty(p.TargetURL, p.URL)
+			if u == "" {
+				return nil, tools.Errorf(tools.CodeInvalidParams, "open needs a URL")
+			}
+			if err := checkURL(ctx, s.p.conf.SSRF, u); err != nil {
+				return nil, err
+			}
+			pg, err := s.b.Page(proto.TargetCreateTarget{URL: "about:blank"})
+			if err != nil {
+				return nil, tools.Errorf(tools.CodeFailed, "open: %v", err)
+			}
+			s.setCurrent(pg.TargetID)
+			url, err := navigate(ctx, s, pg, u, p.TimeoutMs)
+			if err != nil {
+				return nil, err
+			}
+			info, _ := pg.Info()
+			t := tab{TargetID: string(pg.TargetID), URL: url, Type: "page", Current: true}
+			if info != nil {
+				t.Title = info.Title
+			}
+			return tools.JSONResult(t)
+		})})
+	reg(&tools.Action{Verb: "navigate", Summary: "Load a URL in the current (or given) tab", Args: []string{"targetUrl"},
+		Schema: schema(propURL, propTimeout),
+		Run: withSession(func(ctx context.Context, env *tools.Env, s *session, p params) (any, error) {
+			u := firstNonEmpty(p.TargetURL, p.URL)
+			if u == "" {
+				return nil, tools.Errorf(tools.CodeInvalidParams, "navigate needs a URL")
+			}
+			if err := checkURL(ctx, s.p.conf.SSRF, u); err != nil {
+				return nil, err
+			}
+			pg, err := s.page(p.TargetID)
+			if err != nil {
+				return nil, err
+			}
+			url, err := navigate(ctx, s, pg, u, p.TimeoutMs)
+			if err != nil {
+				return nil, err
+			}
+			return tools.JSONResult(map[string]any{"ok": true, "targetId": string(pg.TargetID), "url": url})
+		})})
+	reg(&tools.Action{Verb: "focus", Summary: "Make a tab the current one", Args: []string{"targetId"},
+		Schema: schemaReq([]string{"targetId"}),
+		Run: withSession(func(ctx context.Context, env *tools.Env, s *session, p params) (any, error) {
+			pg, err := s.page(p.TargetID)
+			if err != nil {
+				return nil, err
+			}
+			if _, err := pg.Activate(); err != nil {
+				return nil, tools.Errorf(tools.CodeFailed, "focus: %v", err)
+			}
+			s.setCurrent(pg.TargetID)
+			return tools.JSONResult(map[string]any{"ok": true, "targetId": string(pg.TargetID)})
+		})})
+	reg(&tools.Action{Verb: "close", Summary: "Close a tab (default: the current one)", Args: []string{"targetId"},
+		Schema: schema(),
+		Run: withSession(func(ctx context.Context, env *tools.Env, s *session, p params) (any, error) {
+			pg, err := s.page(p.TargetID)
+			if err != nil {
+				return nil, err
+			}
+			if err := pg.Close(); err != nil {
+				return nil, tools.Errorf(tools.CodeFailed, "close: %v", err)
+			}
+			return tools.JSONResult(map[string]any{"ok": true, "targetId": string(pg.TargetID)})
+		})})
+	reg(&tools.Action{Verb: "snapshot", Summary: "The page's accessibility tree with element refs (e12) for act",
+		Description: "Refs stay bound to their elements across snapshots and processes until the element goes " +
+			"away or the page navigates; a gone element's ref fails with the advice to snapshot again.",
+		Examples: []string{"openclaw browser snapshot", "openclaw browser snapshot --interactive", "openclaw browser snapshot --max-chars 2000"},
+		Schema: schema(`"format":{"type":"string","enum":["ai","aria"],"description":"ai (default): role tree with refs; aria: the raw accessibility tree"}`,
+			`"snapshotFormat":{"type":"string","enum":["ai","aria"],"description":"Alias of format"}`,
+			`"interactive":{"type":"boolean","description":"Only interactive elements, as a flat list"}`,
+			`"maxChars":{"type":"integer","minimum":0,"description":"Cut at a line boundary past this many characters (default 40000; 0 = no cap)"}`,
+			`"limit":{"type":"integer","minimum":1,"maximum":2000,"description":"aria format: at most this many nodes (default 500)"}`,
+			propTimeout),
+		Render: renderText,
+		Run:    withSession(snapshotAction)})
+	reg(&tools.Action{Verb: "screenshot", Summary: "Capture the tab (or an element) as an image, stored as media", Media: true,
+		Schema: schema(`"fullPage":{"type":"boolean"}`, propRef, `"type":{"type":"string","enum":["png","jpeg"]}`, propTimeout),
+		Render: renderText,
+		Run: withSession(func(ctx context.Context, env *tools.Env, s *session, p params) (any, error) {
+			return capturePage(ctx, env, s, p, false)
+		})})
+	reg(&tools.Action{Verb: "pdf", Summary: "Print the tab to PDF, stored as media", Media: true,
+		Schema: schema(propTimeout), Render: renderText,
+		Run: withSession(func(ctx context.Context, env *tools.Env, s *session, p params) (any, error) {
+			return capturePage(ctx, env, s, p, true)
+		})})
+	actProps := []string{`"kind":{"type":"string","enum":["click","type","press","hover","select","fill","resize","wait","evaluate","close"]}`,
+		propRef, `"request":{"type":"object","description":"The act request ({kind, ref, ...}); its fields may also be given at top level"}`,
+		`"key":{"type":"string"}`, `"values":{"type":"array","items":{"type":"string"}}`, `"fields":{"type":"array","items":{"type":"object"}}`,
+		`"submit":{"type":"boolean"}`, `"slowly":{"type":"boolean"}`, `"doubleClick":{"type":"boolean"}`,
+		`"button":{"type":"string","enum":["left","right","middle"]}`, `"width":{"type":"integer"}`, `"height":{"type":"integer"}`,
+		`"textGone":{"type":"string"}`, `"timeMs":{"type":"integer","minimum":0,"maximum":30000}`, `"selector":{"type":"string"}`,
+		`"text":{"type":"string"}`, propFn, propTimeout}
+	reg(&tools.Action{Verb: "act", Summary: "Act on the page: click, type, press, hover, select, fill, resize, wait, evaluate, close",
+		Schema: schema(actProps...), Run: withSession(actAction)})
+	kinds := []struct {
+		kind, summary string
+		args          []string
+		props         []string
+		required      []string
+		examples      []string
+	}{
+		{"click", "Click an element by ref", []string{"ref"}, []string{propRef, `"doubleClick":{"type":"boolean"}`, `"button":{"type":"string","enum":["left","right","middle"]}`, propTimeout}, []string{"ref"}, []string{"openclaw browser click e12"}},
+		{"type", "Type into a field by ref (replaces its value)", []string{"ref", "text"}, []string{propRef, `"text":{"type":"string"}`, `"submit":{"type":"boolean","description":"Press Enter after typing"}`, `"slowly":{"type":"boolean","description":"Type key by key"}`, propTimeout}, []string{"ref", "text"}, []string{`openclaw browser type e7 "alice" --submit`}},
+		{"press", "Press a key or chord (Enter, Control+A)", []string{"key"}, []string{`"key":{"type":"string"}`}, []string{"key"}, []string{"openclaw browser press Enter"}},
+		{"hover", "Hover an element by ref", []string{"ref"}, []string{propRef, propTimeout}, []string{"ref"}, nil},
+		{"select", "Choose options of a <select> by value or label", []string{"ref", "values..."}, []string{propRef, `"values":{"type":"array","items":{"type":"string"},"minItems":1}`, propTimeout}, []string{"ref", "values"}, []string{"openclaw browser select e9 blue"}},
+		{"fill", "Fill several fields: --fields '[{\"ref\":\"e7\",\"value\":\"alice\"}]'", nil, []string{`"fields":{"type":"array","items":{"type":"object"},"minItems":1}`, propTimeout}, []string{"fields"}, nil},
+		{"wait", "Wait for text, its absence, a selector, a URL glob, a JS predicate or a time", nil, []string{propWaitArgs, `"url":{"type":"string","description":"URL glob"}`, propTimeout}, nil, []string{"openclaw browser wait --text-gone Loading"}},
+		{"evaluate", "Run JavaScript in the page and return its result", nil, []string{propFn, propRef, propTimeout}, []string{"fn"}, []string{`openclaw browser evaluate --fn '() => document.title'`}},
+		{"resize", "Set the viewport size", []string{"width", "height"}, []string{`"width":{"type":"integer","minimum":1,"maximum":8192}`, `"height":{"type":"integer","minimum":1,"maximum":8192}`}, []string{"width", "height"}, nil},
+	}
+	for _, k := range kinds {
+		kind := k.kind
+		sch := schema(k.props...)
+		if len(k.required) > 0 {
+			sch = schemaReq(k.required, k.props...)
+		}
+		reg(&tools.Action{Verb: kind, Summary: k.summary, Args: k.args, Schema: sch, Examples: k.examples,
+			Run: withSession(func(ctx context.Context, env *tools.Env, s *session, p params) (any, error) {
+				p.Kind = kind
+				p.Request = nil
+				return actAction(ctx, env, s, p)
+			})})
+	}
+}
+
+// navigate loads u in pg, waits for the load event, and checks the final
+// URL against the policy again (a redirect may land somewhere private).
+func navigate(ctx context.Context, s *session, pg *rod.Page, u string, ms int) (string, error) {
+	d := timeout(ms, 20000, 1000, 120000)
+	nctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	if err := pg.Context(nctx).Navigate(u); err != nil {
+		return "", tools.Errorf(tools.CodeFailed, "navigate %s: %v", u, err)
+	}
+	if err := pg.Context(nctx).WaitLoad(); err != nil {
+		return "", tools.Errorf(tools.CodeTimeout, "navigate %s: page did not load within %d ms", u, d.Milliseconds())
+	}
+	info, err := pg.Context(ctx).Info()
+	if err != nil {
+		return "", tools.Errorf(tools.CodeFailed, "navigate: %v", err)
+	}
+	if info.URL != u {
+		if err := checkURL(ctx, s.p.conf.SSRF, info.URL); err != nil {
+			_ = pg.Navigate("about:blank")
+			return "", err
+		}
+	}
+	return info.URL, nil
+}
+
+func snapshotAction(ctx context.Context, env *tools.Env, s *session, p params) (any, error) {
+	format := firstNonEmpty(p.Format, p.SnapshotFormat, "ai")
+	if format != "ai" && format != "aria" {
+		return nil, tools.Errorf(tools.CodeInvalidParams, "unknown snapshot format %q (ai, aria)", format)
+	}
+	pg, err := s.page(p.TargetID)
+	if err != nil {
+		return nil, err
+	}
+	limit := p.Limit
+	if limit <= 0 {
+		limit = 500
+	}
+	limit = min(limit, 2000)
+	sctx, cancel := context.WithTimeout(ctx, timeout(p.TimeoutMs, 20000, 500, 120000))
+	defer cancel()
+	c, err := takeSnapshot(sctx, pg, format == "aria", limit)
+	if err != nil {
+		return nil, err
+	}
+	var text string
+	if format == "aria" {
+		text = strings.Join(c.aria, "\n")
+	} else {
+		text = render(c.nodes, p.Interactive)
+	}
+	maxChars := 40000
+	if p.MaxChars != nil {
+		maxChars = *p.MaxChars
+	}
+	text, truncated := truncate(text, maxChars)
+	refs, st := summarize(text)
+	info, _ := pg.Info()
+	url := ""
+	if info != nil {
+		url = info.URL
+	}
+	details := map[string]any{"ok": true, "format": format, "targetId": string(pg.TargetID), "url": url,
+		"snapshot": text, "refs": refs, "stats": st, "truncated": truncated}
+	return &tools.Result{Content: []tools.Block{tools.TextBlock(text)}, Details: details}, nil
+}
+
+func actAction(ctx context.Context, env *tools.Env, s *session, p params) (any, error) {
+	r := p.actReq
+	if p.Request != nil {
+		r = *p.Request
+	}
+	pg, err := s.page(p.TargetID)
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	extra, err := act(ctx, env, s.p.conf, pg, r)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]any{"ok": true, "kind": r.Kind, "targetId": string(pg.TargetID)}
+	if r.Kind != "close" {
+		if info, err := pg.Context(ctx).Info(); err == nil {
+			out["url"] = info.URL
+		}
+	}
+	for k, v := range extra {
+		out[k] = v
+	}
+	out["durationMs"] = time.Since(start).Milliseconds()
+	return tools.JSONResult(out)
+}
+
+// capturePage stores a screenshot or PDF as media and names it in the text
+// as MEDIA:<path> (details.media carries the reference too).
+func capturePage(ctx context.Context, env *tools.Env, s *session, p params, pdf bool) (any, error) {
+	media, err := env.NeedMedia("browser screenshots")
+	if err != nil {
+		return nil, err
+	}
+	pg, err := s.page(p.TargetID)
+	if err != nil {
+		return nil, err
+	}
+	cctx, cancel := context.WithTimeout(ctx, timeout(p.TimeoutMs, 20000, 500, 120000))
+	defer cancel()
+	pg = pg.Context(cctx)
+	var data []byte
+	mime, hint := "image/png", "screenshot.png"
+	switch {
+	case pdf:
+		r, err := pg.PDF(&proto.PagePrintToPDF{PrintBackground: true})
+		if err != nil {
+			return nil, tools.Errorf(tools.CodeFailed, "pdf: %v", err)
+		}
+		if data, err = io.ReadAll(r); err != nil {
+			return nil, tools.Errorf(tools.CodeFailed, "pdf: %v", err)
+		}
+		mime, hint = "application/pdf", "page.pdf"
+	default:
+		format := proto.PageCaptureScreenshotFormatPng
+		if p.Type == "jpeg" {
+			format, mime, hint = proto.PageCaptureScreenshotFormatJpeg, "image/jpeg", "screenshot.jpg"
+		}
+		if p.Ref != "" {
+			if p.FullPage {
+				return nil, tools.Errorf(tools.CodeInvalidParams, "fullPage cannot be combined with ref")
+			}
+			el, err := element(pg, p.Ref)
+			if err != nil {
+				return nil, err
+			}
+			if data, err = el.Screenshot(format, 85); err != nil {
+				return nil, tools.Errorf(tools.CodeFailed, "screenshot %s: %v", normRef(p.Ref), err)
+			}
+		} else {
+			q := 85
+			req := &proto.PageCaptureScreenshot{Format: format}
+			if format == proto.PageCaptureScreenshotFormatJpeg {
+				req.Quality = &q
+			}
+			if data, err = pg.Screenshot(p.FullPage, req); err != nil {
+				return nil, tools.Errorf(tools.CodeFailed, "screenshot: %v", err)
+			}
+		}
+	}
+	ref, err := media.Save(ctx, bytes.NewReader(data), mime, hint)
+	if err != nil {
+		return nil, tools.AsError(err)
+	}
+	url := ""
+	if info, err := pg.Info(); err == nil {
+		url = info.URL
+	}
+	return tools.TextResult("MEDIA:"+ref.Path, map[string]any{"ok": true, "path": ref.Path, "targetId": string(pg.TargetID), "url": url, "media": ref}), nil
+}

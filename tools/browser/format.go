@@ -1,0 +1,252 @@
+package browser
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/go-rod/rod/lib/proto"
+)
+
+// node is one rendered element of a snapshot, after transparent wrappers
+// (ignored nodes, none/presentation, unnamed single-child generics) are
+// folded away. Text leaves have Role "text".
+type node struct {
+	Role        string
+	Name        string
+	States      []string // "checked", "level=1", ...
+	Ref         string
+	Cursor      bool   // links: [cursor=pointer]
+	URL         string // links: the href as written
+	Placeholder string
+	Value       string // textbox value, rendered inline
+	Children    []*node
+	back        proto.DOMBackendNodeID // the element the ref binds to
+}
+
+// interactiveRoles always get a ref and are what --interactive keeps.
+var interactiveRoles = map[string]bool{
+	"button": true, "checkbox": true, "combobox": true, "link": true, "listbox": true, "menuitem": true,
+	"menuitemcheckbox": true, "menuitemradio": true, "option": true, "radio": true, "searchbox": true,
+	"slider": true, "spinbutton": true, "switch": true, "tab": true, "textbox": true, "treeitem": true,
+}
+
+// refInfo is one entry of the result's refs map.
+type refInfo struct {
+	Role string `json:"role"`
+	Name string `json:"name,omitempty"`
+}
+
+// stats are the snapshot's figures, from the visible lines only.
+type stats struct {
+	Lines       int `json:"lines"`
+	Chars       int `json:"chars"`
+	Refs        int `json:"refs"`
+	Interactive int `json:"interactive"`
+}
+
+// quote JSON-escapes a name so page text cannot forge a line.
+func quote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// oneLine collapses whitespace (CR/LF included) in inline text.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// render writes the ai-format tree: two spaces per level, a trailing ":"
+// when children follow, ": text" when the only content is text.
+func render(nodes []*node, interactive bool) string {
+	var b strings.Builder
+	b.Grow(64 * len(nodes))
+	if interactive {
+		var walk func([]*node)
+		walk = func(ns []*node) {
+			for _, n := range ns {
+				if n.Ref != "" && interactiveRoles[n.Role] {
+					writeHead(&b, n)
+					b.WriteByte('\n')
+				}
+				walk(n.Children)
+			}
+		}
+		walk(nodes)
+	} else {
+		for _, n := range nodes {
+			renderNode(&b, n, 0)
+		}
+	}
+	out := strings.TrimSuffix(b.String(), "\n")
+	if out == "" {
+		if interactive {
+			return "(no interactive elements)"
+		}
+		return "(empty)"
+	}
+	return out
+}
+
+func indent(b *strings.Builder, depth int) {
+	for i := 0; i < depth; i++ {
+		b.WriteString("  ")
+	}
+}
+
+func writeHead(b *strings.Builder, n *node) {
+	b.WriteString("- ")
+	b.WriteString(n.Role)
+	if n.Name != "" {
+		b.WriteByte(' ')
+		b.WriteString(quote(n.Name))
+	}
+	for _, s := range n.States {
+		b.WriteString(" [")
+		b.WriteString(s)
+		b.WriteByte(']')
+	}
+	if n.Ref != "" {
+		b.WriteString(" [ref=")
+		b.WriteString(n.Ref)
+		b.WriteByte(']')
+	}
+	if n.Cursor {
+		b.WriteString(" [cursor=pointer]")
+	}
+}
+
+func renderNode(b *strings.Builder, n *node, depth int) {
+	indent(b, depth)
+	if n.Role == "text" {
+		b.WriteString("- text: ")
+		b.WriteString(oneLine(n.Name))
+		b.WriteByte('\n')
+		return
+	}
+	writeHead(b, n)
+	props := 0
+	if n.URL != "" {
+		props++
+	}
+	if n.Placeholder != "" && n.Value == "" {
+		props++
+	}
+	// Only text content: inline it after the colon.
+	if props == 0 && n.Value != "" {
+		b.WriteString(": ")
+		b.WriteString(oneLine(n.Value))
+		b.WriteByte('\n')
+		return
+	}
+	if props == 0 && len(n.Children) > 0 && allText(n.Children) {
+		b.WriteString(": ")
+		for i, c := range n.Children {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(oneLine(c.Name))
+		}
+		b.WriteByte('\n')
+		return
+	}
+	if props == 0 && len(n.Children) == 0 {
+		b.WriteByte('\n')
+		return
+	}
+	b.WriteString(":\n")
+	if n.URL != "" {
+		indent(b, depth+1)
+		b.WriteString("- /url: ")
+		b.WriteString(oneLine(n.URL))
+		b.WriteByte('\n')
+	}
+	if n.Placeholder != "" && n.Value == "" {
+		indent(b, depth+1)
+		b.WriteString("- /placeholder: ")
+		b.WriteString(oneLine(n.Placeholder))
+		b.WriteByte('\n')
+	}
+	if n.Value != "" {
+		indent(b, depth+1)
+		b.WriteString("- text: ")
+		b.WriteString(oneLine(n.Value))
+		b.WriteByte('\n')
+	}
+	for _, c := range n.Children {
+		renderNode(b, c, depth+1)
+	}
+}
+
+func allText(ns []*node) bool {
+	for _, n := range ns {
+		if n.Role != "text" {
+			return false
+		}
+	}
+	return true
+}
+
+// truncMarker ends a snapshot cut by maxChars.
+const truncMarker = "[...TRUNCATED - page too large]"
+
+// truncate cuts text at a line boundary so that the kept lines, a blank
+// line and the marker fit in maxChars (0 = uncapped). Below 31 characters
+// the marker is "…".
+func truncate(text string, maxChars int) (string, bool) {
+	if maxChars <= 0 || len(text) <= maxChars {
+		return text, false
+	}
+	marker := truncMarker
+	if maxChars < 31 {
+		marker = "…"
+	}
+	budget := maxChars - 2 - len(marker)
+	kept := ""
+	if budget > 0 {
+		cut := text[:budget+1]
+		if i := strings.LastIndexByte(cut, '\n'); i >= 0 {
+			kept = text[:i]
+		}
+	}
+	if kept == "" {
+		return marker, true
+	}
+	return kept + "\n\n" + marker, true
+}
+
+// summarize recomputes the refs map and stats from the visible lines, so a
+// truncated snapshot does not return refs for lines it cut.
+func summarize(text string) (map[string]refInfo, stats) {
+	refs := map[string]refInfo{}
+	st := stats{Chars: len(text)}
+	for _, line := range strings.Split(text, "\n") {
+		if line == "" {
+			continue
+		}
+		st.Lines++
+		i := strings.Index(line, "[ref=")
+		if i < 0 {
+			continue
+		}
+		j := strings.IndexByte(line[i:], ']')
+		if j < 0 {
+			continue
+		}
+		ref := line[i+5 : i+j]
+		head := strings.TrimLeft(line, " ")
+		head = strings.TrimPrefix(head, "- ")
+		role, rest, _ := strings.Cut(head, " ")
+		info := refInfo{Role: role}
+		if strings.HasPrefix(rest, "\"") {
+			var name string
+			dec := json.NewDecoder(strings.NewReader(rest))
+			if dec.Decode(&name) == nil {
+				info.Name = name
+			}
+		}
+		refs[ref] = info
+		st.Refs++
+		if interactiveRoles[role] {
+			st.Interactive++
+		}
+	}
+	return refs, st
+}

@@ -1,0 +1,164 @@
+package browser
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
+	"github.com/openclaw-go/openclaw/tools"
+)
+
+// connect opens a CDP session to a running browser.
+func connect(ctx context.Context, ws string) (*rod.Browser, error) {
+	b := rod.New().ControlURL(ws).Context(ctx)
+	if err := b.Connect(); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// session is one call's view of a profile's browser.
+type session struct {
+	p       *profile
+	b       *rod.Browser
+	release func()
+}
+
+// open attaches to the profile's running browser; it does not launch one
+// (start does), so a stopped browser is a clear error, not a surprise launch.
+func openSession(ctx context.Context, env *tools.Env, name string) (*session, error) {
+	p, err := resolveProfile(env, name)
+	if err != nil {
+		return nil, err
+	}
+	ep := p.endpoint()
+	if ep == "" {
+		return nil, notRunning(p)
+	}
+	if svc, ok := env.Services[serviceName].(*service); ok {
+		b, err := svc.browser(ctx, ep)
+		if err != nil {
+			return nil, notRunning(p)
+		}
+		return &session{p: p, b: b.Context(ctx), release: func() {}}, nil
+	}
+	ws, err := wsURL(ctx, ep)
+	if err != nil {
+		return nil, notRunning(p)
+	}
+	// The connection (not the browser) closes with cctx when the call ends.
+	cctx, cancel := context.WithCancel(ctx)
+	b, err := connect(cctx, ws)
+	if err != nil {
+		cancel()
+		return nil, notRunning(p)
+	}
+	return &session{p: p, b: b, release: cancel}, nil
+}
+
+func notRunning(p *profile) error {
+	return tools.Errorf(tools.CodeUnreachable, "browser profile %q is not running: start it with `openclaw browser start`", p.Name)
+}
+
+// pages lists page targets only (never iframes or workers).
+func (s *session) pages() ([]*proto.TargetTargetInfo, error) {
+	res, err := proto.TargetGetTargets{}.Call(s.b)
+	if err != nil {
+		return nil, tools.Errorf(tools.CodeFailed, "browser tabs: %v", err)
+	}
+	var out []*proto.TargetTargetInfo
+	for _, t := range res.TargetInfos {
+		if t.Type == proto.TargetTargetInfoTypePage {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+func (s *session) currentTabFile() string { return filepath.Join(s.p.Dir, "current-tab") }
+
+// setCurrent records the tab later calls act on when they name none.
+func (s *session) setCurrent(id proto.TargetTargetID) {
+	_ = writeFileAtomic(s.currentTabFile(), []byte(id))
+}
+
+// page resolves targetId (a raw id or a unique prefix), else the current
+// tab, else the first page; with no page at all it opens about:blank.
+func (s *session) page(targetID string) (*rod.Page, error) {
+	ts, err := s.pages()
+	if err != nil {
+		return nil, err
+	}
+	var pick *proto.TargetTargetInfo
+	if targetID != "" {
+		for _, t := range ts {
+			if strings.HasPrefix(string(t.TargetID), targetID) {
+				if pick != nil {
+					return nil, tools.Errorf(tools.CodeInvalidParams, "tab %q is ambiguous: use more of the id (see `openclaw browser tabs`)", targetID)
+				}
+				pick = t
+			}
+		}
+		if pick == nil {
+			return nil, tools.Errorf(tools.CodeNotFound, "tab %q not found: list tabs with `openclaw browser tabs`", targetID)
+		}
+	} else {
+		cur, _ := os.ReadFile(s.currentTabFile())
+		for _, t := range ts {
+			if string(t.TargetID) == strings.TrimSpace(string(cur)) {
+				pick = t
+			}
+		}
+		if pick == nil && len(ts) > 0 {
+			pick = ts[0]
+		}
+	}
+	if pick == nil {
+		pg, err := s.b.Page(proto.TargetCreateTarget{URL: "about:blank"})
+		if err != nil {
+			return nil, tools.Errorf(tools.CodeFailed, "browser: open a tab: %v", err)
+		}
+		s.setCurrent(pg.TargetID)
+		return pg, nil
+	}
+	pg, err := s.b.PageFromTarget(pick.TargetID)
+	if err != nil {
+		return nil, tools.Errorf(tools.CodeFailed, "browser: attach to tab %s: %v", pick.TargetID, err)
+	}
+	return pg, nil
+}
+
+// tab is a tab as the tabs action lists it.
+type tab struct {
+	TargetID string `json:"targetId"`
+	Title    string `json:"title"`
+	URL      string `json:"url"`
+	Type     string `json:"type"`
+	Current  bool   `json:"current,omitempty"`
+}
+
+func (s *session) tabs() ([]tab, error) {
+	ts, err := s.pages()
+	if err != nil {
+		return nil, err
+	}
+	cur, _ := os.ReadFile(s.currentTabFile())
+	out := []tab{}
+	for _, t := range ts {
+		out = append(out, tab{TargetID: string(t.TargetID), Title: t.Title, URL: t.URL, Type: string(t.Type),
+			Current: string(t.TargetID) == strings.TrimSpace(string(cur))})
+	}
+	return out, nil
+}
+
+// timeout clamps a per-call budget in ms to [lo, hi] with a default.
+func timeout(ms, def, lo, hi int) time.Duration {
+	if ms <= 0 {
+		ms = def
+	}
+	return time.Duration(min(max(ms, lo), hi)) * time.Millisecond
+}
