@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -54,32 +55,35 @@ func actionable(ctx context.Context, el *rod.Element, ref string, d time.Duratio
 	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	el = el.Context(ctx)
-	var why string
+	why := "not checked yet"
 	for {
-		why = ""
+		cur := ""
 		if err := el.ScrollIntoView(); err != nil {
-			why = "cannot scroll it into view: " + err.Error()
+			cur = "cannot scroll it into view: " + err.Error()
 		} else if vis, err := el.Visible(); err != nil || !vis {
-			why = "not visible"
+			cur = "not visible"
 		} else if dis, err := el.Disabled(); needEnabled && err == nil && dis {
-			why = "disabled"
+			cur = "disabled"
 		} else if _, err := el.Interactable(); err != nil {
 			var cov *rod.CoveredError
 			var inv *rod.InvisibleShapeError
 			var npe *rod.NoPointerEventsError
 			switch {
 			case errors.As(err, &cov):
-				why = "covered by " + describe(cov.Element)
+				cur = "covered by " + describe(cov.Element.Context(context.Background()))
 			case errors.As(err, &inv):
-				why = "has no visible shape"
+				cur = "has no visible shape"
 			case errors.As(err, &npe):
-				why = "has pointer-events: none"
+				cur = "has pointer-events: none"
 			default:
-				why = err.Error()
+				cur = err.Error()
 			}
 		}
-		if why == "" {
+		if cur == "" && ctx.Err() == nil {
 			return nil
+		}
+		if ctx.Err() == nil {
+			why = cur // a check cut short by the deadline says nothing
 		}
 		select {
 		case <-ctx.Done():
@@ -102,24 +106,51 @@ func describe(el *rod.Element) string {
 
 // actReq is the act request: the kind plus its fields (A.4).
 type actReq struct {
-	Kind        string      `json:"kind"`
-	Ref         string      `json:"ref"`
-	Text        string      `json:"text"`
-	Submit      bool        `json:"submit"`
-	Slowly      bool        `json:"slowly"`
-	Key         string      `json:"key"`
-	Values      []string    `json:"values"`
-	Fields      []fillField `json:"fields"`
-	DoubleClick bool        `json:"doubleClick"`
-	Button      string      `json:"button"`
-	Fn          string      `json:"fn"`
-	TimeMs      int         `json:"timeMs"`
-	TextGone    string      `json:"textGone"`
-	Selector    string      `json:"selector"`
-	URL         string      `json:"url"`
-	TimeoutMs   int         `json:"timeoutMs"`
-	Width       int         `json:"width"`
-	Height      int         `json:"height"`
+	Kind        string     `json:"kind"`
+	Ref         string     `json:"ref"`
+	Text        string     `json:"text"`
+	Submit      bool       `json:"submit"`
+	Slowly      bool       `json:"slowly"`
+	Key         string     `json:"key"`
+	Values      []string   `json:"values"`
+	Fields      fillFields `json:"fields"`
+	DoubleClick bool       `json:"doubleClick"`
+	Button      string     `json:"button"`
+	Fn          string     `json:"fn"`
+	TimeMs      int        `json:"timeMs"`
+	TextGone    string     `json:"textGone"`
+	Selector    string     `json:"selector"`
+	URL         string     `json:"url"`
+	TimeoutMs   int        `json:"timeoutMs"`
+	Width       int        `json:"width"`
+	Height      int        `json:"height"`
+}
+
+// fillFields accepts the fields array, also nested one level: the CLI's
+// `--fields '[{...},{...}]'` arrives as an array holding that array.
+type fillFields []fillField
+
+func (f *fillFields) UnmarshalJSON(b []byte) error {
+	var raw []json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	for _, r := range raw {
+		if t := bytes.TrimSpace(r); len(t) > 0 && t[0] == '[' {
+			var inner fillFields
+			if err := json.Unmarshal(t, &inner); err != nil {
+				return err
+			}
+			*f = append(*f, inner...)
+			continue
+		}
+		var one fillField
+		if err := json.Unmarshal(r, &one); err != nil {
+			return err
+		}
+		*f = append(*f, one)
+	}
+	return nil
 }
 
 type fillField struct {

@@ -227,7 +227,7 @@ func init() {
 		})})
 	actProps := []string{`"kind":{"type":"string","enum":["click","type","press","hover","select","fill","resize","wait","evaluate","close"]}`,
 		propRef, `"request":{"type":"object","description":"The act request ({kind, ref, ...}); its fields may also be given at top level"}`,
-		`"key":{"type":"string"}`, `"values":{"type":"array","items":{"type":"string"}}`, `"fields":{"type":"array","items":{"type":"object"}}`,
+		`"key":{"type":"string"}`, `"values":{"type":"array","items":{"type":"string"}}`, `"fields":{"type":"array","items":{"type":["object","array"]}}`,
 		`"submit":{"type":"boolean"}`, `"slowly":{"type":"boolean"}`, `"doubleClick":{"type":"boolean"}`,
 		`"button":{"type":"string","enum":["left","right","middle"]}`, `"width":{"type":"integer"}`, `"height":{"type":"integer"}`,
 		`"textGone":{"type":"string"}`, `"timeMs":{"type":"integer","minimum":0,"maximum":30000}`, `"selector":{"type":"string"}`,
@@ -246,7 +246,7 @@ func init() {
 		{"press", "Press a key or chord (Enter, Control+A)", []string{"key"}, []string{`"key":{"type":"string"}`}, []string{"key"}, []string{"openclaw browser press Enter"}},
 		{"hover", "Hover an element by ref", []string{"ref"}, []string{propRef, propTimeout}, []string{"ref"}, nil},
 		{"select", "Choose options of a <select> by value or label", []string{"ref", "values..."}, []string{propRef, `"values":{"type":"array","items":{"type":"string"},"minItems":1}`, propTimeout}, []string{"ref", "values"}, []string{"openclaw browser select e9 blue"}},
-		{"fill", "Fill several fields: --fields '[{\"ref\":\"e7\",\"value\":\"alice\"}]'", nil, []string{`"fields":{"type":"array","items":{"type":"object"},"minItems":1}`, propTimeout}, []string{"fields"}, nil},
+		{"fill", "Fill several fields: --fields '[{\"ref\":\"e7\",\"value\":\"alice\"}]'", nil, []string{`"fields":{"type":"array","items":{"type":["object","array"]},"minItems":1,"description":"[{ref, type?, value}]; type checkbox/radio sets checked"}`, propTimeout}, []string{"fields"}, nil},
 		{"wait", "Wait for text, its absence, a selector, a URL glob, a JS predicate or a time", nil, []string{propWaitArgs, `"url":{"type":"string","description":"URL glob"}`, propTimeout}, nil, []string{"openclaw browser wait --text-gone Loading"}},
 		{"evaluate", "Run JavaScript in the page and return its result", nil, []string{propFn, propRef, propTimeout}, []string{"fn"}, []string{`openclaw browser evaluate --fn '() => document.title'`}},
 		{"resize", "Set the viewport size", []string{"width", "height"}, []string{`"width":{"type":"integer","minimum":1,"maximum":8192}`, `"height":{"type":"integer","minimum":1,"maximum":8192}`}, []string{"width", "height"}, nil},

@@ -252,5 +252,3 @@ func ariaLines(root *proto.AccessibilityAXNode, byID map[proto.AccessibilityAXNo
 	walk(root, 0)
 	return out
 }
-
-

@@ -1,0 +1,293 @@
+package browser_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/openclaw-go/openclaw/commands"
+	"github.com/tidwall/gjson"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// TestMain doubles as the real CLI: a test runs `openclaw` as a separate
+// process by re-executing this binary with OPENCLAW_TEST_CLI=1, so every
+// call below is a new process attaching to the detached browser.
+func TestMain(m *testing.M) {
+	if os.Getenv("OPENCLAW_TEST_CLI") == "1" {
+		os.Exit(commands.Main(append([]string{"openclaw"}, os.Args[1:]...), os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// chromium returns the system browser, failing under CI=true when it is
+// missing (never a silent skip there) and skipping with a note otherwise.
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, n := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(n); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("chromium is not installed: CI must install it (apt-get install chromium)")
+	}
+	t.Skip("chromium is not installed: skipping real-browser tests (they fail under CI=true)")
+	return ""
+}
+
+// rig is one test's state dir, config, local page server and browser.
+type rig struct {
+	t     *testing.T
+	state string
+	base  string // http://127.0.0.1:PORT
+}
+
+func freePort(t *testing.T) int {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// newRig writes a config (private network allowed: the pages are on
+// loopback; noSandbox as root) and starts the browser, stopped at cleanup.
+func newRig(t *testing.T, extra map[string]any) *rig {
+	exe := chromium(t)
+	srv := httptest.NewServer(http.FileServer(http.Dir(filepath.Join("..", "..", "testdata", "pages", "browser"))))
+	t.Cleanup(srv.Close)
+	r := &rig{t: t, state: t.TempDir(), base: srv.URL}
+	browser := map[string]any{
+		"executablePath": exe,
+		"headless":       true,
+		"noSandbox":      os.Geteuid() == 0,
+		"ssrfPolicy":     map[string]any{"dangerouslyAllowPrivateNetwork": true},
+		"profiles":       map[string]any{"openclaw": map[string]any{"cdpPort": freePort(t)}},
+	}
+	for k, v := range extra {
+		browser[k] = v
+	}
+	r.writeConfig(browser)
+	r.ok("browser", "start")
+	t.Cleanup(func() { r.run("browser", "stop") })
+	return r
+}
+
+func (r *rig) writeConfig(browser map[string]any) {
+	b, _ := json.Marshal(map[string]any{"browser": browser})
+	if err := os.WriteFile(filepath.Join(r.state, "openclaw.json"), b, 0o600); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+// run executes the CLI in a new process and returns stdout, stderr, exit code.
+func (r *rig) run(args ...string) (string, string, int) {
+	cmd := exec.Command(os.Args[0], append(args, "--json")...)
+	cmd.Env = append(os.Environ(), "OPENCLAW_TEST_CLI=1", "OPENCLAW_STATE_DIR="+r.state, "HOME="+r.state, "CI=")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		r.t.Fatal(err)
+	}
+	return out.String(), errb.String(), code
+}
+
+func (r *rig) ok(args ...string) gjson.Result {
+	r.t.Helper()
+	out, errs, code := r.run(args...)
+	if code != 0 {
+		r.t.Fatalf("openclaw %s: exit %d\n%s%s", strings.Join(args, " "), code, out, errs)
+	}
+	return gjson.Parse(out)
+}
+
+func (r *rig) snapshot(args ...string) string {
+	r.t.Helper()
+	return r.ok(append([]string{"browser", "snapshot"}, args...)...).Get("content.0.text").String()
+}
+
+func (r *rig) eval(fn string) string {
+	r.t.Helper()
+	return r.ok("browser", "evaluate", "--fn", fn).Get("details.result").String()
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("..", "..", "testdata", "pages", "browser", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if strings.TrimSuffix(string(want), "\n") != got {
+		t.Errorf("snapshot differs from %s:\n--- got\n%s\n--- want\n%s", name, got, want)
+	}
+}
+
+// TestBrowser drives one browser through the whole surface, each step a
+// new CLI process: snapshot golden, acts that change the page, refs that
+// survive snapshots and processes, a stale ref, screenshot media, the SSRF
+// refusal and the evaluate switch.
+func TestBrowser(t *testing.T) {
+	r := newRig(t, nil)
+	st := r.ok("browser", "status").Get("details")
+	if !st.Get("running").Bool() || !st.Get("cdpReady").Bool() || st.Get("pid").Int() == 0 {
+		t.Fatalf("status after start: %s", st.Raw)
+	}
+	r.ok("browser", "open", r.base+"/form.html")
+
+	t.Run("golden", func(t *testing.T) {
+		golden(t, "form.ai.golden", r.snapshot())
+		golden(t, "form.interactive.golden", r.snapshot("--interactive"))
+	})
+
+	t.Run("acts", func(t *testing.T) {
+		snap := r.snapshot()
+		ref := func(line string) string {
+			for _, l := range strings.Split(snap, "\n") {
+				if strings.Contains(l, line) {
+					i := strings.Index(l, "[ref=")
+					return l[i+5 : i+5+strings.IndexByte(l[i+5:], ']')]
+				}
+			}
+			t.Fatalf("no line %q in\n%s", line, snap)
+			return ""
+		}
+		r.ok("browser", "click", ref(`button "Press me"`))
+		if got := r.eval(`() => document.getElementById("b").textContent`); got != "Clicked 1" {
+			t.Errorf("after click: %q", got)
+		}
+		r.ok("browser", "select", ref("combobox"), "blue")
+		r.ok("browser", "fill", "--fields", fmt.Sprintf(`[{"ref":%q,"type":"checkbox","value":true}]`, ref(`checkbox "Remember me"`)))
+		r.ok("browser", "type", ref(`textbox "User"`), "alice", "--submit")
+		after := r.snapshot()
+		for _, want := range []string{`textbox "User" ` + "[ref=" + ref(`textbox "User"`) + "]: alice", `option "blue" [selected]`,
+			`checkbox "Remember me" [checked]`, `button "Clicked 1"`, "submitted alice"} {
+			if !strings.Contains(after, want) {
+				t.Errorf("snapshot after acts lacks %q:\n%s", want, after)
+			}
+		}
+		r.ok("browser", "press", "Tab")
+		r.ok("browser", "wait", "--text", "submitted alice")
+		// A covered target: the error names the condition and the cover.
+		out, _, code := r.run("browser", "click", ref(`button "Covered"`), "--timeout-ms", "600")
+		if code != 124 || !strings.Contains(out, "covered by div#cover") {
+			t.Errorf("covered click: exit %d %s", code, out)
+		}
+	})
+
+	t.Run("refs-stable", func(t *testing.T) {
+		first := r.snapshot()
+		// New element before everything: old refs must not move.
+		r.eval(`() => { const b = document.createElement("button"); b.textContent = "Inserted"; document.body.prepend(b); return 1 }`)
+		second := r.snapshot()
+		for _, l := range strings.Split(first, "\n") {
+			if strings.Contains(l, "[ref=") && !strings.Contains(second, strings.TrimSpace(l)) && !strings.Contains(l, "Inserted") {
+				t.Errorf("line %q of the first snapshot changed in the second:\n%s", l, second)
+			}
+		}
+		if !strings.Contains(second, `button "Inserted" [ref=e`) {
+			t.Errorf("inserted button has no ref:\n%s", second)
+		}
+	})
+
+	t.Run("stale-ref", func(t *testing.T) {
+		snap := r.snapshot()
+		i := strings.Index(snap, `button "Inserted" [ref=`)
+		ref := snap[i+len(`button "Inserted" [ref=`):]
+		ref = ref[:strings.IndexByte(ref, ']')]
+		r.eval(`() => { document.body.firstElementChild.remove(); return 1 }`)
+		out, _, code := r.run("browser", "click", ref)
+		if code != 1 || !strings.Contains(out, "Run a new snapshot") {
+			t.Errorf("stale ref %s: exit %d %s", ref, code, out)
+		}
+	})
+
+	t.Run("truncate", func(t *testing.T) {
+		res := r.ok("browser", "snapshot", "--max-chars", "120")
+		text := res.Get("content.0.text").String()
+		if !strings.HasSuffix(text, "\n\n[...TRUNCATED - page too large]") || len(text) > 120 || !res.Get("details.truncated").Bool() {
+			t.Errorf("truncated snapshot (%d chars): %q", len(text), text)
+		}
+		if n := res.Get("details.stats.refs").Int(); n != int64(strings.Count(text, "[ref=")) {
+			t.Errorf("stats.refs %d for %q", n, text)
+		}
+	})
+
+	t.Run("media", func(t *testing.T) {
+		out := filepath.Join(t.TempDir(), "shot.png")
+		res := r.ok("browser", "screenshot", "--out", out)
+		if !strings.HasPrefix(res.Get("content.0.text").String(), "MEDIA:") {
+			t.Errorf("screenshot text: %s", res.Raw)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil || !bytes.HasPrefix(b, []byte("\x89PNG")) {
+			t.Errorf("--out file: %v %q", err, b[:min(len(b), 8)])
+		}
+		res = r.ok("browser", "pdf")
+		p := strings.TrimPrefix(res.Get("content.0.text").String(), "MEDIA:")
+		if b, err := os.ReadFile(p); err != nil || !bytes.HasPrefix(b, []byte("%PDF")) {
+			t.Errorf("pdf %s: %v", p, err)
+		}
+	})
+
+	t.Run("navigate-and-tabs", func(t *testing.T) {
+		res := r.ok("browser", "navigate", r.base+"/next.html")
+		if !strings.HasSuffix(res.Get("details.url").String(), "/next.html") {
+			t.Errorf("navigate: %s", res.Raw)
+		}
+		if !strings.Contains(r.snapshot(), `heading "Second page" [level=2]`) {
+			t.Error("snapshot after navigate lacks the new page")
+		}
+		tabs := r.ok("browser", "tabs").Get("details.tabs")
+		if !strings.Contains(tabs.Raw, "/next.html") {
+			t.Errorf("tabs: %s", tabs.Raw)
+		}
+	})
+
+	t.Run("ssrf-and-evaluate-off", func(t *testing.T) {
+		r.writeConfig(map[string]any{"headless": true, "noSandbox": os.Geteuid() == 0, "evaluateEnabled": false,
+			"profiles": map[string]any{"openclaw": map[string]any{"cdpPort": gjson.Get(r.ok("browser", "status").Raw, "details.cdpPort").Int()}}})
+		out, _, code := r.run("browser", "navigate", r.base+"/form.html")
+		if code != 3 || !strings.Contains(out, "navigation blocked") {
+			t.Errorf("private navigation without the allowance: exit %d %s", code, out)
+		}
+		out, _, code = r.run("browser", "open", "file:///etc/passwd")
+		if code != 3 || !strings.Contains(out, "unsupported protocol") {
+			t.Errorf("file: URL: exit %d %s", code, out)
+		}
+		out, _, code = r.run("browser", "evaluate", "--fn", "() => 1")
+		if code != 3 || !strings.Contains(out, "evaluateEnabled") {
+			t.Errorf("evaluate disabled: exit %d %s", code, out)
+		}
+	})
+
+	r.ok("browser", "stop")
+	if st := r.ok("browser", "status").Get("details"); st.Get("running").Bool() {
+		t.Errorf("status after stop: %s", st.Raw)
+	}
+	out, _, code := r.run("browser", "snapshot")
+	if code != 5 || !strings.Contains(out, "openclaw browser start") {
+		t.Errorf("snapshot with the browser stopped: exit %d %s", code, out)
+	}
+}
