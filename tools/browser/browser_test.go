@@ -291,3 +291,23 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("snapshot with the browser stopped: exit %d %s", code, out)
 	}
 }
+
+// TestStartAsRootNeedsNoSandbox: as root, Chromium refuses to run with its
+// sandbox and start says which setting fixes it.
+func TestStartAsRootNeedsNoSandbox(t *testing.T) {
+	exe := chromium(t)
+	r := &rig{t: t, state: t.TempDir()}
+	r.writeConfig(map[string]any{"executablePath": exe, "headless": true, "noSandbox": false,
+		"profiles": map[string]any{"openclaw": map[string]any{"cdpPort": freePort(t)}}})
+	out, _, code := r.run("browser", "start")
+	t.Cleanup(func() { r.run("browser", "stop") })
+	if os.Geteuid() != 0 {
+		if code != 0 {
+			t.Errorf("start as a normal user: exit %d %s", code, out)
+		}
+		return
+	}
+	if code != 1 || !strings.Contains(out, "browser.noSandbox=true") {
+		t.Errorf("start as root without noSandbox: exit %d %s", code, out)
+	}
+}
