@@ -12,5 +12,6 @@ import (
 	_ "github.com/openclaw-go/openclaw/tools/gatewaytool"
 	_ "github.com/openclaw-go/openclaw/tools/memory"
 	_ "github.com/openclaw-go/openclaw/tools/patch"
+	_ "github.com/openclaw-go/openclaw/tools/pdf"
 	_ "github.com/openclaw-go/openclaw/tools/web"
 )
