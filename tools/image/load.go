@@ -1,0 +1,139 @@
+package image
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/openclaw-go/openclaw/tools"
+)
+
+// supported are the image types vision APIs accept.
+var supported = map[string]bool{"image/png": true, "image/jpeg": true, "image/gif": true, "image/webp": true}
+
+// load reads the image behind ref (path, ~/..., file://, data:) within
+// maxBytes, and sniffs its type from the bytes (never trusting the name).
+func load(ctx context.Context, env *tools.Env, ref string, maxBytes int64) ([]byte, string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, "", err
+	}
+	lower := strings.ToLower(ref)
+	var data []byte
+	switch {
+	case strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://"):
+		return nil, "", tools.Errorf(tools.CodeInvalidParams,
+			"image URLs are not fetched by this build: download it and use a local file (%s)", ref)
+	case strings.HasPrefix(lower, "data:"):
+		meta, payload, ok := strings.Cut(ref[len("data:"):], ",")
+		if !ok || !strings.HasSuffix(strings.ToLower(meta), ";base64") {
+			return nil, "", tools.Errorf(tools.CodeInvalidParams, "Invalid data URL: use data:<mime>;base64,<data>")
+		}
+		if int64(base64.StdEncoding.DecodedLen(len(payload))) > maxBytes+3 {
+			return nil, "", tooLarge(ref, int64(base64.StdEncoding.DecodedLen(len(payload))), maxBytes)
+		}
+		b, err := base64.StdEncoding.DecodeString(payload)
+		if err != nil {
+			return nil, "", tools.Errorf(tools.CodeInvalidParams, "Invalid data URL: %v", err)
+		}
+		data = b
+	default:
+		path, err := localPath(env, ref)
+		if err != nil {
+			return nil, "", err
+		}
+		if data, err = readCapped(path, ref, maxBytes); err != nil {
+			return nil, "", err
+		}
+	}
+	if int64(len(data)) > maxBytes {
+		return nil, "", tooLarge(ref, int64(len(data)), maxBytes)
+	}
+	if len(data) == 0 {
+		return nil, "", tools.Errorf(tools.CodeInvalidParams, "image is empty: %s", ref)
+	}
+	mime := http.DetectContentType(data)
+	if !supported[mime] {
+		kind, _, _ := strings.Cut(mime, ";")
+		return nil, "", tools.Errorf(tools.CodeInvalidParams, "Unsupported media type: %s (%s)", kind, ref)
+	}
+	return data, mime, nil
+}
+
+// localPath resolves a path, ~/... or file:// reference; relative paths
+// are taken against the workspace.
+func localPath(env *tools.Env, ref string) (string, error) {
+	lower := strings.ToLower(ref)
+	if strings.HasPrefix(lower, "file://") {
+		u, err := url.Parse(ref)
+		if err != nil || (u.Host != "" && !strings.EqualFold(u.Host, "localhost")) || u.Path == "" {
+			return "", tools.Errorf(tools.CodeInvalidParams, "Invalid file URL: %s. Use file:///absolute/path or a plain path.", ref)
+		}
+		return filepath.FromSlash(u.Path), nil
+	}
+	if strings.Contains(ref, "://") || hasScheme(ref) {
+		return "", tools.Errorf(tools.CodeInvalidParams,
+			"Unsupported image reference: %s. Use a file path, a file:// URL or a data: URL.", ref).
+			WithDetails(map[string]any{"error": "unsupported_image_reference", "image": ref})
+	}
+	p := tools.ExpandHome(strings.TrimPrefix(ref, "@"))
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(env.WorkspaceDir(), p)
+	}
+	return filepath.Clean(p), nil
+}
+
+// readCapped reads at most maxBytes+1 bytes, so an oversized file is
+// refused without being read whole.
+func readCapped(path, ref string, maxBytes int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return nil, tools.Errorf(tools.CodeNotFound, "image not found: %s", ref)
+		}
+		return nil, tools.Errorf(tools.CodeFailed, "%s: %v", ref, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, tools.Errorf(tools.CodeFailed, "%s: %v", ref, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, tools.Errorf(tools.CodeInvalidParams, "%s is not a regular file", ref)
+	}
+	if fi.Size() > maxBytes {
+		return nil, tooLarge(ref, fi.Size(), maxBytes)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxBytes+1))
+	if err != nil {
+		return nil, tools.Errorf(tools.CodeFailed, "%s: %v", ref, err)
+	}
+	return b, nil
+}
+
+func tooLarge(ref string, size, maxBytes int64) error {
+	return tools.Errorf(tools.CodeInvalidParams, "%s", fmt.Sprintf(
+		"image too large: %s is %.1f MB, over the %.1f MB limit (maxBytesMb, agents.defaults.mediaMaxMb)",
+		ref, float64(size)/(1<<20), float64(maxBytes)/(1<<20)))
+}
+
+// hasScheme reports a URL-like "scheme:" prefix of two or more letters
+// ("image:0", "mailto:x"); one letter is a Windows drive, not a scheme.
+func hasScheme(ref string) bool {
+	i := strings.IndexByte(ref, ':')
+	if i < 2 {
+		return false
+	}
+	for j, c := range ref[:i] {
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || j > 0 && (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.')
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
