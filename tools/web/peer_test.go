@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 	"unicode"
 
 	"golang.org/x/net/html"
@@ -151,4 +153,42 @@ func wordF1(got, want map[string]int) float64 {
 		return 0
 	}
 	return 2 * p * r / (p + r)
+}
+
+// BenchmarkExtractPeerPages is extraction alone (readability + Markdown)
+// over the peer suite's pages, one op = every page once:
+//
+//	go test ./tools/web -run ^$ -bench ExtractPeerPages -benchtime 5x
+func BenchmarkExtractPeerPages(b *testing.B) {
+	dir := peerSuiteDir()
+	if dir == "" {
+		b.Skip("readability peer suite not found (set OPENCLAW_PEER_SUITES)")
+	}
+	entries, _ := os.ReadDir(dir)
+	var pages [][]byte
+	for _, e := range entries {
+		if body, err := os.ReadFile(filepath.Join(dir, e.Name(), "source.html")); err == nil {
+			pages = append(pages, body)
+		}
+	}
+	u, _ := url.Parse("http://example.com/a")
+	var per []time.Duration
+	b.ResetTimer()
+	for range b.N {
+		for _, p := range pages {
+			start := time.Now()
+			if _, err := extract(p, "text/html", u, "markdown"); err != nil {
+				b.Fatal(err)
+			}
+			per = append(per, time.Since(start))
+		}
+	}
+	b.StopTimer()
+	sort.Slice(per, func(i, j int) bool { return per[i] < per[j] })
+	var total time.Duration
+	for _, d := range per {
+		total += d
+	}
+	b.ReportMetric(float64(len(per))/total.Seconds(), "pages/s")
+	b.ReportMetric(float64(per[len(per)/2].Microseconds())/1000, "median-ms/page")
 }
