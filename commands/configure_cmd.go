@@ -294,20 +294,27 @@ type prompter struct {
 // following hidden read starts clean).
 func (p prompter) line(prompt string) (string, error) {
 	fmt.Fprint(p.w, prompt)
+	s, err := readLineRaw(p.in)
+	if errors.Is(err, io.EOF) {
+		return "", tools.Errorf(tools.CodeInterrupted, "configure: input ended; nothing saved")
+	}
+	return strings.TrimSpace(s), err
+}
+
+// readLineRaw reads one line byte by byte: nothing is buffered past the
+// newline, so the next prompt's read starts clean.
+func readLineRaw(in io.Reader) (string, error) {
 	var b []byte
 	one := make([]byte, 1)
 	for {
-		n, err := p.in.Read(one)
+		n, err := in.Read(one)
 		if n == 1 {
 			if one[0] == '\n' {
-				return strings.TrimSpace(strings.TrimSuffix(string(b), "\r")), nil
+				return strings.TrimSuffix(string(b), "\r"), nil
 			}
 			b = append(b, one[0])
 		}
 		if err != nil {
-			if errors.Is(err, io.EOF) {
-				return "", tools.Errorf(tools.CodeInterrupted, "configure: input ended; nothing saved")
-			}
 			return "", err
 		}
 	}
@@ -337,13 +344,15 @@ func (p prompter) confirm(q string, def bool) (bool, error) {
 
 // secret reads a line with echo off.
 func (p prompter) secret(prompt string) (string, error) {
-	fmt.Fprint(p.w, prompt)
-	b, err := term.ReadPassword(int(p.in.Fd()))
+	s, err := readHidden(p.in, func() { fmt.Fprint(p.w, prompt) })
 	fmt.Fprintln(p.w)
 	if err != nil {
+		if errors.Is(err, io.EOF) {
+			return "", tools.Errorf(tools.CodeInterrupted, "configure: input ended; nothing saved")
+		}
 		return "", fmt.Errorf("configure: read key: %w", err)
 	}
-	return string(b), nil
+	return strings.TrimSuffix(s, "\r"), nil
 }
 
 func sectionList() map[string]any {
