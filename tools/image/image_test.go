@@ -84,6 +84,10 @@ func TestImageSentToConfiguredModel(t *testing.T) {
 		r.Get("details.mimeType").String() != "image/png" {
 		t.Fatalf("result %s", r.Raw)
 	}
+	var human strings.Builder
+	if err := tools.Lookup("image").Render(&human, r); err != nil || human.String() != "A tiny cat.\n(loc/vis)\n" {
+		t.Fatalf("render %q %v", human.String(), err)
+	}
 	content := got.Get("messages.0.content")
 	if content.Get("0.text").String() != "Describe the image." ||
 		!strings.HasPrefix(content.Get("1.image_url.url").String(), "data:image/png;base64,iVBORw0KGgo") ||

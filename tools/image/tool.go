@@ -8,7 +8,10 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+	"io"
 	"strings"
+
+	"github.com/tidwall/gjson"
 
 	"github.com/openclaw-go/openclaw/agent/providers"
 	"github.com/openclaw-go/openclaw/tools"
@@ -41,6 +44,10 @@ func init() {
 		Scope: "operator.write",
 		Where: tools.Local,
 		Run:   tools.Typed(run),
+		Render: func(w io.Writer, r gjson.Result) error {
+			_, err := fmt.Fprintf(w, "%s\n(%s)\n", strings.TrimRight(r.Get("content.0.text").String(), "\n"), r.Get("details.model").String())
+			return err
+		},
 	})
 }
 
