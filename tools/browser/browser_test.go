@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/openclaw-go/openclaw/commands"
 	"github.com/tidwall/gjson"
@@ -262,6 +263,46 @@ func TestBrowser(t *testing.T) {
 		tabs := r.ok("browser", "tabs").Get("details.tabs")
 		if !strings.Contains(tabs.Raw, "/next.html") {
 			t.Errorf("tabs: %s", tabs.Raw)
+		}
+	})
+
+	t.Run("relayed-through-serve", func(t *testing.T) {
+		// Two relayed acts in a row: the gateway must not reuse the first
+		// request's (finished) context for the second.
+		port := freePort(t)
+		cmd := exec.Command(os.Args[0], "serve", "--port", fmt.Sprint(port), "--auth", "token", "--token", "t0k")
+		cmd.Env = append(os.Environ(), "OPENCLAW_TEST_CLI=1", "OPENCLAW_STATE_DIR="+r.state, "HOME="+r.state)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = cmd.Process.Signal(os.Interrupt); _ = cmd.Wait() })
+		deadline := time.Now().Add(15 * time.Second)
+		for {
+			resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/readyz", port))
+			if err == nil {
+				resp.Body.Close()
+				if resp.StatusCode == 200 {
+					break
+				}
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("gateway not ready")
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		url := fmt.Sprintf("ws://127.0.0.1:%d", port)
+		r.ok("browser", "navigate", r.base+"/form.html")
+		snap := r.ok("browser", "snapshot", "--url", url, "--token", "t0k").Get("content.0.text").String()
+		i := strings.Index(snap, `button "Press me" [ref=`)
+		if i < 0 {
+			t.Fatalf("relayed snapshot:\n%s", snap)
+		}
+		ref := snap[i+len(`button "Press me" [ref=`):]
+		ref = ref[:strings.IndexByte(ref, ']')]
+		r.ok("browser", "click", ref, "--url", url, "--token", "t0k")
+		r.ok("browser", "click", ref, "--url", url, "--token", "t0k")
+		if got := r.eval(`() => document.getElementById("b").textContent`); got != "Clicked 2" {
+			t.Errorf("after two relayed clicks: %q", got)
 		}
 	})
 

@@ -39,13 +39,10 @@ func openSession(ctx context.Context, env *tools.Env, name string) (*session, er
 	if ep == "" {
 		return nil, notRunning(p)
 	}
-	if svc, ok := env.Services[serviceName].(*service); ok {
-		b, err := svc.browser(ctx, ep)
-		if err != nil {
-			return nil, notRunning(p)
-		}
-		return &session{p: p, b: b.Context(ctx), release: func() {}}, nil
-	}
+	// Each call opens its own CDP connection, inside the gateway too: rod
+	// caches page objects (keyboard, mouse, event loop) per connection with
+	// the context of the call that first touched them, so a connection
+	// shared across requests would act with a finished request's context.
 	ws, err := wsURL(ctx, ep)
 	if err != nil {
 		return nil, notRunning(p)
