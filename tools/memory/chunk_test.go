@@ -35,3 +35,14 @@ func TestChunkLinesPacksWithOverlap(t *testing.T) {
 		t.Errorf("blank text gave chunks")
 	}
 }
+
+func TestValidAgentID(t *testing.T) {
+	for id, want := range map[string]bool{
+		"main": true, "work-2": true, "a.b_c": true, "": false, "../x": false, ".hidden": false,
+		"a/b": false, strings.Repeat("a", 65): false, "日本": false,
+	} {
+		if got := validAgentID(id); got != want {
+			t.Errorf("%q: %v, want %v", id, got, want)
+		}
+	}
+}

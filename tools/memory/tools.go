@@ -15,7 +15,6 @@ import (
 	_ "embed"
 	"os"
 	"path/filepath"
-	"regexp"
 
 	"github.com/openclaw-go/openclaw/tools"
 )
@@ -92,7 +91,21 @@ func workspace(env *tools.Env) string {
 	return root
 }
 
-var agentIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
+// validAgentID accepts ids safe as a file name: [A-Za-z0-9][A-Za-z0-9_.-]{0,63}.
+// (A loop, not a regexp: package init runs on every command's start-up.)
+func validAgentID(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	for i, r := range id {
+		ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' ||
+			i > 0 && (r == '_' || r == '.' || r == '-')
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
 
 // openIndex opens the calling agent's index.
 func openIndex(ctx context.Context, env *tools.Env) (*Index, error) {
@@ -101,7 +114,7 @@ func openIndex(ctx context.Context, env *tools.Env) (*Index, error) {
 			"memory search is disabled (agents.defaults.memorySearch.enabled is false)")
 	}
 	agent := env.AgentID()
-	if !agentIDPattern.MatchString(agent) {
+	if !validAgentID(agent) {
 		return nil, tools.Errorf(tools.CodeInvalidParams, "memory: invalid agent id %q", agent)
 	}
 	if env.StateDir == "" {
