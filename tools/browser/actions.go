@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 	"time"
 
@@ -121,6 +122,33 @@ func init() {
 				return nil, err
 			}
 			return tools.JSONResult(st)
+		})})
+	reg(&tools.Action{Verb: "profiles", Summary: "List the browser profiles (configured plus the default) and whether each runs",
+		Schema: `{"type":"object","properties":{}}`, Run: tools.Typed(func(ctx context.Context, env *tools.Env, p params) (any, error) {
+			c, err := loadConf(env)
+			if err != nil {
+				return nil, err
+			}
+			def := firstNonEmpty(c.DefaultProfile, defaultProfile)
+			names := []string{def}
+			for n := range c.Profiles {
+				if n != def {
+					names = append(names, n)
+				}
+			}
+			sort.Strings(names[1:])
+			out := []map[string]any{}
+			for _, n := range names {
+				pr, err := resolveProfile(env, n)
+				if err != nil {
+					out = append(out, map[string]any{"name": n, "error": err.Error()})
+					continue
+				}
+				st := pr.status(ctx)
+				out = append(out, map[string]any{"name": n, "cdpPort": st.CdpPort, "cdpUrl": st.CdpURL, "running": st.Running,
+					"isDefault": n == def, "isRemote": pr.AttachOnly})
+			}
+			return tools.JSONResult(map[string]any{"profiles": out})
 		})})
 	reg(&tools.Action{Verb: "tabs", Summary: "List the open tabs", Schema: schema(),
 		Run: withSession(func(ctx context.Context, env *tools.Env, s *session, p params) (any, error) {

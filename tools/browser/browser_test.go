@@ -155,6 +155,9 @@ func TestBrowser(t *testing.T) {
 	if !st.Get("running").Bool() || !st.Get("cdpReady").Bool() || st.Get("pid").Int() == 0 {
 		t.Fatalf("status after start: %s", st.Raw)
 	}
+	if prof := r.ok("browser", "profiles").Get("details.profiles.0"); prof.Get("name").String() != "openclaw" || !prof.Get("running").Bool() || !prof.Get("isDefault").Bool() {
+		t.Errorf("profiles: %s", prof.Raw)
+	}
 	r.ok("browser", "open", r.base+"/form.html")
 
 	t.Run("golden", func(t *testing.T) {
