@@ -19,6 +19,7 @@ func (r *runtime) builtinCommands() []*cli.Command {
 		r.serveCommand("serve"),
 		r.healthCommand(),
 		r.devicesCommand(),
+		r.approvalsCommand(),
 		r.logsCommand(),
 		r.tasksCommand(),
 		r.configureCommand(),

@@ -2,14 +2,128 @@ package exectool
 
 import (
 	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 
+	"github.com/google/uuid"
+
+	"github.com/openclaw-go/openclaw/policy"
 	"github.com/openclaw-go/openclaw/tools"
 )
 
-// checkApproval applies security/ask (config, call params, approvals file).
+// checkApproval applies the exec approval policy (spec §1.8): security is
+// the tightest of config, the approvals file and the call; ask the
+// strictest. deny refuses; allowlist runs only commands whose every
+// segment matches an entry or is a safe bin; a miss (or ask=always) with
+// ask≠off is an approval request: exit 8 with the command that approves it.
 func checkApproval(ctx context.Context, env *tools.Env, p execParams, cwd string) error {
-	if p.Security == "deny" {
+	cfg := conf(env)
+	doc, err := policy.LoadExecApprovals(policy.ApprovalsPath(env.StateDir))
+	if err != nil {
+		return tools.Errorf(tools.CodeDenied, "exec denied: %v", err)
+	}
+	fileSec, fileAsk, allow := doc.Effective(env.AgentID())
+	sec := policy.TightestSecurity(cfg.String("tools.exec.security", "full"), fileSec, p.Security)
+	ask := policy.StrictestAsk(cfg.String("tools.exec.ask", "off"), fileAsk, p.Ask)
+	if sec == "deny" {
 		return tools.Errorf(tools.CodeDenied, "exec denied: host=gateway security=deny")
 	}
-	return nil
+	if sec == "full" && ask == "off" {
+		return nil
+	}
+	matched, missed := true, []string{}
+	if sec == "allowlist" {
+		var bins []string
+		_ = cfg.Decode("tools.exec.safeBins", &bins)
+		matched, missed = allowlisted(env, bins, p.Command, cwd, allow)
+	}
+	if matched && ask != "always" {
+		return nil
+	}
+	if ask == "off" {
+		return tools.Errorf(tools.CodeDenied, "exec denied: allowlist miss").
+			WithDetails(map[string]any{"command": p.Command, "missed": missed})
+	}
+	if missed == nil {
+		missed = []string{}
+	}
+	id := uuid.NewString()
+	approve := "openclaw approvals allow " + strings.Join(shellQuote(missed), " ")
+	if len(missed) == 0 {
+		// Shell syntax the allowlist cannot vouch for (redirection,
+		// substitution, &): only full security runs it.
+		approve = "openclaw approvals set --security full"
+	}
+	return tools.Errorf(tools.CodePendingApproval,
+		"Approval required (id %s): `%s` (host gateway, cwd %s) needs approval (security=%s ask=%s). Approve with `%s`, then run it again.",
+		id[:8], p.Command, cwd, sec, ask, approve).WithDetails(map[string]any{
+		"status": "approval-pending", "approvalId": id, "approvalSlug": id[:8], "host": "gateway",
+		"command": p.Command, "cwd": cwd, "approveCommand": approve, "missed": missed})
+}
+
+// allowlisted resolves each segment's executable and matches it; missed
+// are the executables (real paths, or the words) that matched nothing.
+func allowlisted(env *tools.Env, safeBins []string, command, cwd string, allow []policy.AllowlistEntry) (bool, []string) {
+	segs, ok := policy.AnalyzeCommand(command)
+	if !ok {
+		return false, nil
+	}
+	if safeBins == nil {
+		safeBins = policy.DefaultSafeBins
+	}
+	home, _ := os.UserHomeDir()
+	all := true
+	var missed []string
+	for _, argv := range segs {
+		seg := resolveSegment(argv, cwd)
+		if policy.MatchAllowlist(seg, allow, home) != nil || policy.SafeBin(seg, safeBins, []string{"/bin", "/usr/bin"}) {
+			continue
+		}
+		all = false
+		if seg.Resolved != "" {
+			missed = append(missed, seg.Resolved)
+		} else {
+			missed = append(missed, argv[0])
+		}
+	}
+	return all, missed
+}
+
+func resolveSegment(argv []string, cwd string) policy.Segment {
+	seg := policy.Segment{Argv: argv}
+	name := argv[0]
+	var p string
+	if strings.Contains(name, "/") {
+		p = name
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(cwd, p)
+		}
+	} else {
+		seg.ViaPATH = true
+		lp, err := exec.LookPath(name)
+		if err != nil {
+			return seg
+		}
+		p = lp
+	}
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		if abs, err := filepath.Abs(real); err == nil {
+			seg.Resolved = abs
+		}
+	}
+	return seg
+}
+
+func shellQuote(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		if s != "" && !strings.ContainsAny(s, " '\"\\$`!*?[]{}()<>|&;#~") {
+			out[i] = s
+		} else {
+			out[i] = "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+		}
+	}
+	return out
 }

@@ -1,0 +1,130 @@
+package commands
+
+import (
+	"encoding/json"
+	"slices"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/openclaw-go/openclaw/policy"
+	"github.com/openclaw-go/openclaw/tools"
+)
+
+// approvalsCommand is `openclaw approvals get|set|allow|deny`: the host exec
+// approvals file (~/.openclaw/exec-approvals.json, the original's format)
+// that every exec on this machine is checked against.
+func (r *runtime) approvalsCommand() *cli.Command {
+	agentFlag := &cli.StringFlag{Name: "agent", Value: "main", Usage: "the agent `ID` whose entry to change"}
+	return &cli.Command{
+		Name:  "approvals",
+		Usage: "exec approvals on this host: security, ask and the allowlist",
+		Description: "security deny|allowlist|full and ask off|on-miss|always; the tightest of config, this file and the call wins.\n\n" +
+			"EXAMPLES:\n   openclaw approvals get\n   openclaw approvals set --security allowlist --ask on-miss\n" +
+			"   openclaw approvals allow '~/bin/*' \n   openclaw approvals allow rg --arg-pattern '^-n '\n   openclaw approvals deny rg",
+		Subcommands: []*cli.Command{
+			{
+				Name: "get", Usage: "print the approvals file (and the agent's effective values)", Flags: append(outputFlags(), agentFlag),
+				Action: func(c *cli.Context) error {
+					doc, path, err := r.loadApprovals(c)
+					if err != nil {
+						return err
+					}
+					sec, ask, allow := doc.Effective(c.String("agent"))
+					return r.emit(c, nil, mustJSON(map[string]any{"path": path, "file": doc,
+						"effective": map[string]any{"agent": c.String("agent"), "security": sec, "ask": ask, "allowlist": allow}}))
+				},
+			},
+			{
+				Name: "set", Usage: "set security, ask or askFallback for an agent (or the defaults)",
+				Flags: append(outputFlags(), agentFlag,
+					&cli.BoolFlag{Name: "defaults", Usage: "change the defaults block instead of an agent"},
+					&cli.StringFlag{Name: "security", Usage: "deny|allowlist|full"},
+					&cli.StringFlag{Name: "ask", Usage: "off|on-miss|always"},
+					&cli.StringFlag{Name: "ask-fallback", Usage: "deny|allowlist|full"}),
+				Action: func(c *cli.Context) error {
+					check := func(flag string, allowed ...string) error {
+						if v := c.String(flag); v != "" && !slices.Contains(allowed, v) {
+							return tools.Errorf(tools.CodeUsage, "--%s must be one of %v, got %q", flag, allowed, v)
+						}
+						return nil
+					}
+					for _, e := range []error{check("security", "deny", "allowlist", "full"), check("ask", "off", "on-miss", "always"),
+						check("ask-fallback", "deny", "allowlist", "full")} {
+						if e != nil {
+							return e
+						}
+					}
+					return r.changeApprovals(c, func(doc *policy.ExecApprovals) {
+						a := &doc.Defaults
+						if !c.Bool("defaults") {
+							a = doc.Agent(c.String("agent"))
+						}
+						if v := c.String("security"); v != "" {
+							a.Security = v
+						}
+						if v := c.String("ask"); v != "" {
+							a.Ask = v
+						}
+						if v := c.String("ask-fallback"); v != "" {
+							a.AskFallback = v
+						}
+					})
+				},
+			},
+			{
+				Name: "allow", Usage: "add allowlist entries (a path glob such as ~/bin/*, or a bare name such as rg)", ArgsUsage: "<pattern>...",
+				Flags: append(outputFlags(), agentFlag, &cli.StringFlag{Name: "arg-pattern", Usage: "`REGEX` the arguments must match"}),
+				Action: func(c *cli.Context) error {
+					if c.NArg() == 0 {
+						return tools.Errorf(tools.CodeUsage, "approvals allow needs a pattern")
+					}
+					return r.changeApprovals(c, func(doc *policy.ExecApprovals) {
+						a := doc.Agent(c.String("agent"))
+						for _, p := range c.Args().Slice() {
+							a.Allowlist = append(a.Allowlist, policy.AllowlistEntry{Pattern: p, ArgPattern: c.String("arg-pattern")})
+						}
+					})
+				},
+			},
+			{
+				Name: "deny", Usage: "remove allowlist entries with these patterns", ArgsUsage: "<pattern>...",
+				Flags: append(outputFlags(), agentFlag),
+				Action: func(c *cli.Context) error {
+					if c.NArg() == 0 {
+						return tools.Errorf(tools.CodeUsage, "approvals deny needs a pattern")
+					}
+					return r.changeApprovals(c, func(doc *policy.ExecApprovals) {
+						a := doc.Agent(c.String("agent"))
+						a.Allowlist = slices.DeleteFunc(a.Allowlist, func(e policy.AllowlistEntry) bool {
+							return slices.Contains(c.Args().Slice(), e.Pattern)
+						})
+					})
+				},
+			},
+		},
+	}
+}
+
+func (r *runtime) loadApprovals(c *cli.Context) (*policy.ExecApprovals, string, error) {
+	p, err := r.Paths(c)
+	if err != nil {
+		return nil, "", err
+	}
+	path := policy.ApprovalsPath(p.StateDir)
+	doc, err := policy.LoadExecApprovals(path)
+	return doc, path, err
+}
+
+// changeApprovals loads, edits, saves atomically and prints the file.
+func (r *runtime) changeApprovals(c *cli.Context, edit func(*policy.ExecApprovals)) error {
+	doc, path, err := r.loadApprovals(c)
+	if err != nil {
+		return err
+	}
+	edit(doc)
+	if err := doc.Save(path); err != nil {
+		return err
+	}
+	b, _ := json.Marshal(map[string]any{"path": path, "file": doc})
+	return r.emit(c, nil, b)
+}

@@ -1,0 +1,409 @@
+package policy
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/google/uuid"
+)
+
+// ExecApprovalsFile is the host approvals file name under the state dir
+// (~/.openclaw/exec-approvals.json), in the original's format.
+const ExecApprovalsFile = "exec-approvals.json"
+
+// maxApprovalsBytes caps what is read of the approvals file.
+const maxApprovalsBytes = 4 << 20
+
+// ExecApprovals is the approvals document (spec §1.9).
+type ExecApprovals struct {
+	Version  int                           `json:"version"`
+	Socket   json.RawMessage               `json:"socket,omitempty"`
+	Defaults ExecApprovalAgent             `json:"defaults,omitzero"`
+	Agents   map[string]*ExecApprovalAgent `json:"agents,omitempty"`
+}
+
+// ExecApprovalAgent is the defaults block or one agent's entry.
+type ExecApprovalAgent struct {
+	Security        string           `json:"security,omitempty"`
+	Ask             string           `json:"ask,omitempty"`
+	AskFallback     string           `json:"askFallback,omitempty"`
+	AutoAllowSkills *bool            `json:"autoAllowSkills,omitempty"`
+	Allowlist       []AllowlistEntry `json:"allowlist,omitempty"`
+}
+
+// AllowlistEntry allows executables matching Pattern (and, when set, args
+// matching ArgPattern).
+type AllowlistEntry struct {
+	ID               string `json:"id,omitempty"`
+	Pattern          string `json:"pattern"`
+	ArgPattern       string `json:"argPattern,omitempty"`
+	Source           string `json:"source,omitempty"`
+	LastUsedAt       int64  `json:"lastUsedAt,omitempty"`
+	LastUsedCommand  string `json:"lastUsedCommand,omitempty"`
+	LastResolvedPath string `json:"lastResolvedPath,omitempty"`
+}
+
+// ApprovalsPath is the approvals file of a state dir.
+func ApprovalsPath(stateDir string) string { return filepath.Join(stateDir, ExecApprovalsFile) }
+
+// LoadExecApprovals reads the file; a missing file is an empty document. A
+// symlinked or unreadable file is an error: security fails closed.
+func LoadExecApprovals(path string) (*ExecApprovals, error) {
+	doc := &ExecApprovals{Version: 1, Agents: map[string]*ExecApprovalAgent{}}
+	st, err := os.Lstat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return doc, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("exec approvals: %w", err)
+	}
+	if st.Mode()&os.ModeSymlink != 0 || !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("exec approvals: %s is not a regular file (symlinks are refused)", path)
+	}
+	if st.Size() > maxApprovalsBytes {
+		return nil, fmt.Errorf("exec approvals: %s is larger than %d bytes", path, maxApprovalsBytes)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("exec approvals: %w", err)
+	}
+	if err := json.Unmarshal(b, doc); err != nil {
+		return nil, fmt.Errorf("exec approvals: %s: %w", path, err)
+	}
+	if doc.Agents == nil {
+		doc.Agents = map[string]*ExecApprovalAgent{}
+	}
+	// Legacy agents.default merges into agents.main.
+	if d := doc.Agents["default"]; d != nil {
+		m := doc.Agents["main"]
+		if m == nil {
+			m = &ExecApprovalAgent{}
+			doc.Agents["main"] = m
+		}
+		m.Allowlist = append(m.Allowlist, d.Allowlist...)
+		if m.Security == "" {
+			m.Security = d.Security
+		}
+		if m.Ask == "" {
+			m.Ask = d.Ask
+		}
+		delete(doc.Agents, "default")
+	}
+	return doc, nil
+}
+
+// Save writes the document atomically (temp file, fsync, rename) with mode
+// 0600 in a 0700 directory.
+func (d *ExecApprovals) Save(path string) error {
+	if d.Version == 0 {
+		d.Version = 1
+	}
+	for _, a := range d.Agents {
+		for i := range a.Allowlist {
+			if a.Allowlist[i].ID == "" {
+				a.Allowlist[i].ID = uuid.NewString()
+			}
+		}
+	}
+	b, err := json.MarshalIndent(d, "", "  ")
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("exec approvals: %w", err)
+	}
+	f, err := os.CreateTemp(dir, ".exec-approvals-*")
+	if err != nil {
+		return fmt.Errorf("exec approvals: %w", err)
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.Write(append(b, '\n')); err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o600)
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		return fmt.Errorf("exec approvals: write %s: %w", path, err)
+	}
+	return nil
+}
+
+// Agent returns the agent's entry, created when missing.
+func (d *ExecApprovals) Agent(id string) *ExecApprovalAgent {
+	if d.Agents == nil {
+		d.Agents = map[string]*ExecApprovalAgent{}
+	}
+	a := d.Agents[id]
+	if a == nil {
+		a = &ExecApprovalAgent{}
+		d.Agents[id] = a
+	}
+	return a
+}
+
+var securityRank = map[string]int{"deny": 0, "allowlist": 1, "full": 2}
+var askRank = map[string]int{"off": 0, "on-miss": 1, "always": 2}
+
+// TightestSecurity is the minimum of the non-empty values (deny < allowlist < full).
+func TightestSecurity(vals ...string) string {
+	out := ""
+	for _, v := range vals {
+		if _, ok := securityRank[v]; !ok {
+			continue
+		}
+		if out == "" || securityRank[v] < securityRank[out] {
+			out = v
+		}
+	}
+	return out
+}
+
+// StrictestAsk is the maximum of the non-empty values (off < on-miss < always).
+func StrictestAsk(vals ...string) string {
+	out := ""
+	for _, v := range vals {
+		if _, ok := askRank[v]; !ok {
+			continue
+		}
+		if out == "" || askRank[v] > askRank[out] {
+			out = v
+		}
+	}
+	return out
+}
+
+// Effective returns the agent's security and ask from the file: the
+// agent's own fields, then the defaults ("" when neither says).
+func (d *ExecApprovals) Effective(agent string) (security, ask string, allow []AllowlistEntry) {
+	security, ask = d.Defaults.Security, d.Defaults.Ask
+	allow = d.Defaults.Allowlist
+	if a := d.Agents[agent]; a != nil {
+		if a.Security != "" {
+			security = a.Security
+		}
+		if a.Ask != "" {
+			ask = a.Ask
+		}
+		allow = append(append([]AllowlistEntry{}, allow...), a.Allowlist...)
+	}
+	return security, ask, allow
+}
+
+// DefaultSafeBins are stdin-only filters allowed without an entry (classic list).
+var DefaultSafeBins = []string{"jq", "grep", "cut", "sort", "uniq", "head", "tail", "tr", "wc"}
+
+// Segment is one simple command of a shell line: argv and whether argv[0]
+// was found through PATH (a bare name) rather than typed as a path.
+type Segment struct {
+	Argv     []string
+	Resolved string // absolute real path of argv[0], "" when not found
+	ViaPATH  bool
+}
+
+// AnalyzeCommand splits a shell line into simple commands on |, &&, || and
+// ;. ok is false for what allowlist mode cannot vouch for: redirections,
+// command or process substitution, heredocs, backgrounding, subshells,
+// unbalanced quotes (spec §1.8 step 3: a miss).
+func AnalyzeCommand(line string) (segs [][]string, ok bool) {
+	var cur []string
+	var word strings.Builder
+	inWord := false
+	flushWord := func() {
+		if inWord {
+			cur = append(cur, word.String())
+			word.Reset()
+			inWord = false
+		}
+	}
+	flushSeg := func() bool {
+		flushWord()
+		if len(cur) == 0 {
+			return false
+		}
+		segs = append(segs, cur)
+		cur = nil
+		return true
+	}
+	rs := []rune(line)
+	for i := 0; i < len(rs); i++ {
+		c := rs[i]
+		switch {
+		case c == '\'':
+			j := i + 1
+			for j < len(rs) && rs[j] != '\'' {
+				j++
+			}
+			if j >= len(rs) {
+				return nil, false
+			}
+			word.WriteString(string(rs[i+1 : j]))
+			inWord = true
+			i = j
+		case c == '"':
+			j := i + 1
+			for ; j < len(rs) && rs[j] != '"'; j++ {
+				if rs[j] == '\\' {
+					j++
+					continue
+				}
+				if rs[j] == '`' || (rs[j] == '$' && j+1 < len(rs) && rs[j+1] == '(') {
+					return nil, false
+				}
+			}
+			if j >= len(rs) {
+				return nil, false
+			}
+			word.WriteString(string(rs[i+1 : j]))
+			inWord = true
+			i = j
+		case c == '\\':
+			if i+1 >= len(rs) {
+				return nil, false
+			}
+			word.WriteRune(rs[i+1])
+			inWord = true
+			i++
+		case c == ' ' || c == '\t':
+			flushWord()
+		case c == '|' || c == ';' || c == '\n':
+			if i+1 < len(rs) && rs[i] == '|' && rs[i+1] == '|' {
+				i++
+			}
+			if !flushSeg() {
+				return nil, false
+			}
+		case c == '&':
+			if i+1 < len(rs) && rs[i+1] == '&' {
+				i++
+				if !flushSeg() {
+					return nil, false
+				}
+				continue
+			}
+			return nil, false // backgrounding
+		case c == '>' || c == '<' || c == '`' || c == '(' || c == ')' || c == '{' || c == '}':
+			return nil, false
+		case c == '$' && i+1 < len(rs) && rs[i+1] == '(':
+			return nil, false
+		default:
+			word.WriteRune(c)
+			inWord = true
+		}
+	}
+	if !flushSeg() {
+		return nil, false
+	}
+	return segs, true
+}
+
+// MatchAllowlist reports whether a resolved segment is allowed by entries
+// (path globs against the real path; bare-name globs against the basename,
+// only for commands found through PATH; argPattern against the args).
+func MatchAllowlist(seg Segment, entries []AllowlistEntry, home string) *AllowlistEntry {
+	for i := range entries {
+		e := &entries[i]
+		p := e.Pattern
+		if p == "*" && e.ArgPattern == "" {
+			return e
+		}
+		var hit bool
+		if strings.ContainsAny(p, "/~") {
+			if strings.HasPrefix(p, "~") {
+				p = home + p[1:]
+			}
+			hit = seg.Resolved != "" && pathGlob(p, seg.Resolved)
+		} else {
+			hit = seg.ViaPATH && seg.Resolved != "" && pathGlob(p, filepath.Base(seg.Resolved))
+		}
+		if !hit {
+			continue
+		}
+		if e.ArgPattern != "" {
+			re, err := regexp.Compile(e.ArgPattern)
+			if err != nil || !re.MatchString(strings.Join(seg.Argv[1:], " ")) {
+				continue
+			}
+		}
+		return e
+	}
+	return nil
+}
+
+// SafeBin reports whether a segment is a safe stdin filter: a bin from the
+// list found in a trusted dir, with no path-like or file operands (argv
+// shape only; unknown long options and known file flags fail closed).
+func SafeBin(seg Segment, bins, trustedDirs []string) bool {
+	if seg.Resolved == "" || len(seg.Argv) == 0 {
+		return false
+	}
+	name := filepath.Base(seg.Resolved)
+	listed := false
+	for _, b := range bins {
+		listed = listed || b == name
+	}
+	trusted := false
+	for _, d := range trustedDirs {
+		trusted = trusted || filepath.Dir(seg.Resolved) == d
+	}
+	if !listed || !trusted {
+		return false
+	}
+	denied := map[string]bool{"-r": true, "-R": true, "-f": true, "-d": true, "--file": true, "--recursive": true,
+		"-o": true, "-T": true, "--output": true, "--compress-program": true, "-F": true, "--follow": true,
+		"--retry": true, "--files0-from": true}
+	prev := ""
+	for _, a := range seg.Argv[1:] {
+		isPattern := name == "grep" && (prev == "-e" || prev == "--regexp")
+		prev = a
+		if isPattern {
+			continue
+		}
+		switch {
+		case denied[a], strings.HasPrefix(a, "--") && strings.Contains(a, "="):
+			return false
+		case strings.ContainsAny(a, "/~*?["):
+			return false
+		case name == "grep" && !strings.HasPrefix(a, "-"):
+			// grep's pattern must come with -e: a bare operand could be a file
+			return false
+		}
+	}
+	return true
+}
+
+// pathGlob: ** any chars incl. /, * any except /, ? one except /; anchored.
+func pathGlob(pattern, s string) bool {
+	var re strings.Builder
+	re.WriteString("^")
+	for i := 0; i < len(pattern); i++ {
+		switch c := pattern[i]; c {
+		case '*':
+			if i+1 < len(pattern) && pattern[i+1] == '*' {
+				re.WriteString(".*")
+				i++
+			} else {
+				re.WriteString("[^/]*")
+			}
+		case '?':
+			re.WriteString("[^/]")
+		default:
+			re.WriteString(regexp.QuoteMeta(string(c)))
+		}
+	}
+	re.WriteString("$")
+	ok, _ := regexp.MatchString(re.String(), s)
+	return ok
+}

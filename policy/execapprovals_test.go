@@ -1,0 +1,120 @@
+package policy
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+func TestAnalyzeCommand(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		segs [][]string
+		ok   bool
+	}{
+		{"rg -n foo", [][]string{{"rg", "-n", "foo"}}, true},
+		{"ls | head -n 2 && echo 'a b'; wc -l", [][]string{{"ls"}, {"head", "-n", "2"}, {"echo", "a b"}, {"wc", "-l"}}, true},
+		{`echo "x y" || true`, [][]string{{"echo", "x y"}, {"true"}}, true},
+		{"ls > out", nil, false},
+		{"cat < in", nil, false},
+		{"echo $(id)", nil, false},
+		{"echo \"$(id)\"", nil, false},
+		{"echo `id`", nil, false},
+		{"sleep 1 &", nil, false},
+		{"(ls)", nil, false},
+		{"echo 'open", nil, false},
+		{"ls ||", nil, false},
+	} {
+		segs, ok := AnalyzeCommand(c.in)
+		if ok != c.ok || !reflect.DeepEqual(segs, c.segs) {
+			t.Errorf("%q: %v %v, want %v %v", c.in, segs, ok, c.segs, c.ok)
+		}
+	}
+}
+
+func TestMatchAllowlist(t *testing.T) {
+	rg := Segment{Argv: []string{"rg", "-n", "foo"}, Resolved: "/opt/bin/rg", ViaPATH: true}
+	local := Segment{Argv: []string{"./rg"}, Resolved: "/opt/bin/rg"}
+	for _, c := range []struct {
+		name  string
+		entry AllowlistEntry
+		seg   Segment
+		want  bool
+	}{
+		{"bare name via PATH", AllowlistEntry{Pattern: "rg"}, rg, true},
+		{"bare name not for an explicit path", AllowlistEntry{Pattern: "rg"}, local, false},
+		{"bare glob", AllowlistEntry{Pattern: "r?"}, rg, true},
+		{"path glob *", AllowlistEntry{Pattern: "/opt/bin/*"}, local, true},
+		{"path * stops at /", AllowlistEntry{Pattern: "/opt/*"}, rg, false},
+		{"path **", AllowlistEntry{Pattern: "/opt/**"}, rg, true},
+		{"home", AllowlistEntry{Pattern: "~/bin/rg"}, Segment{Argv: []string{"rg"}, Resolved: "/h/bin/rg"}, true},
+		{"argPattern hit", AllowlistEntry{Pattern: "rg", ArgPattern: "^-n "}, rg, true},
+		{"argPattern miss", AllowlistEntry{Pattern: "rg", ArgPattern: "^-l"}, rg, false},
+		{"star allows all", AllowlistEntry{Pattern: "*"}, local, true},
+		{"unresolved never matches", AllowlistEntry{Pattern: "rg"}, Segment{Argv: []string{"rg"}, ViaPATH: true}, false},
+	} {
+		if got := MatchAllowlist(c.seg, []AllowlistEntry{c.entry}, "/h") != nil; got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+func TestSafeBin(t *testing.T) {
+	bins, dirs := DefaultSafeBins, []string{"/usr/bin"}
+	ok := func(argv ...string) bool {
+		return SafeBin(Segment{Argv: argv, Resolved: "/usr/bin/" + argv[0], ViaPATH: true}, bins, dirs)
+	}
+	if !ok("head", "-n", "5") || !ok("wc", "-l") || !ok("grep", "-e", "x") {
+		t.Error("plain filters refused")
+	}
+	if ok("head", "/etc/passwd") || ok("grep", "-r", "x") || ok("sort", "-o", "f") || ok("tail", "-f") || ok("grep", "x") || ok("cat") {
+		t.Error("file operands or denied flags allowed")
+	}
+	if SafeBin(Segment{Argv: []string{"head"}, Resolved: "/home/u/bin/head"}, bins, dirs) {
+		t.Error("untrusted dir allowed")
+	}
+}
+
+func TestTightenAndFile(t *testing.T) {
+	if TightestSecurity("full", "allowlist", "") != "allowlist" || TightestSecurity("full", "", "deny") != "deny" {
+		t.Error("security does not tighten")
+	}
+	if StrictestAsk("off", "on-miss", "") != "on-miss" || StrictestAsk("always", "off") != "always" {
+		t.Error("ask does not tighten")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "sub", ExecApprovalsFile)
+	doc, err := LoadExecApprovals(path)
+	if err != nil || len(doc.Agents) != 0 {
+		t.Fatal(doc, err)
+	}
+	doc.Agent("main").Allowlist = append(doc.Agent("main").Allowlist, AllowlistEntry{Pattern: "rg"})
+	doc.Defaults.Security = "allowlist"
+	if err := doc.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := os.Stat(path)
+	if st.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v", st.Mode())
+	}
+	back, err := LoadExecApprovals(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sec, _, allow := back.Effective("main")
+	if sec != "allowlist" || len(allow) != 1 || allow[0].ID == "" {
+		t.Fatalf("%v %v", sec, allow)
+	}
+	// Legacy agents.default merges into main; a symlinked file is refused.
+	os.WriteFile(path, []byte(`{"version":1,"agents":{"default":{"allowlist":[{"pattern":"jq"}]}}}`), 0o600)
+	back, _ = LoadExecApprovals(path)
+	if _, _, allow := back.Effective("main"); len(allow) != 1 || allow[0].Pattern != "jq" {
+		t.Fatalf("legacy: %v", allow)
+	}
+	link := filepath.Join(dir, "link.json")
+	os.Symlink(path, link)
+	if _, err := LoadExecApprovals(link); err == nil {
+		t.Fatal("symlinked approvals file accepted")
+	}
+}
