@@ -153,6 +153,9 @@ func TestExecHosts(t *testing.T) {
 	if _, err := invoke(t, env, `{"command":"true","host":"sandbox"}`); err == nil || !strings.Contains(err.Error(), "requires a sandbox runtime") {
 		t.Fatalf("sandbox: %v", err)
 	}
+	if _, err := invoke(t, env, `{"command":"true","host":"sandbox","elevated":true}`); code(err) != tools.CodeDenied {
+		t.Fatalf("elevated without tools.elevated.enabled: %v", err)
+	}
 	if _, err := invoke(t, env, `{"command":"true","host":"example.com"}`); code(err) != tools.CodeInvalidParams {
 		t.Fatalf("bad host: %v", err)
 	}

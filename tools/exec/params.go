@@ -127,7 +127,11 @@ func checkHost(env *tools.Env, p execParams) error {
 		return tools.Errorf(tools.CodeFailed, "exec host=node: node hosts are not available yet; use host=gateway")
 	case "sandbox":
 		if p.Elevated {
-			return nil
+			if conf(env).Bool("tools.elevated.enabled", false) {
+				return nil
+			}
+			return tools.Errorf(tools.CodeDenied, "elevated is not available right now (runtime=direct).\n"+
+				"Failing gates: enabled (tools.elevated.enabled / agents.list[].tools.elevated.enabled)")
 		}
 		return tools.Errorf(tools.CodeFailed, "exec host=sandbox requires a sandbox runtime for this session. "+
 			"No sandbox runtime is available in this build: use host=gateway (runs on this machine).")
