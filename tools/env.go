@@ -138,17 +138,13 @@ func (e *Env) WorkspaceDir() string {
 	if cfg == nil {
 		cfg = config.Empty()
 	}
-	var list []struct {
-		ID        string `json:"id"`
-		Workspace string `json:"workspace"`
-	}
-	_ = cfg.Decode("agents.list", &list)
-	for _, a := range list {
+	agents := cfg.Agents() // decoded once per config load
+	for _, a := range agents.List {
 		if a.ID == e.AgentID() && a.Workspace != "" {
 			return ExpandHome(a.Workspace)
 		}
 	}
-	if ws := cfg.String("agents.defaults.workspace", ""); ws != "" {
+	if ws := agents.Defaults.Workspace; ws != "" {
 		return ExpandHome(ws)
 	}
 	return filepath.Join(e.StateDir, "workspace")

@@ -24,13 +24,9 @@ func policyInput(env *Env, registered []string) policy.Input {
 		in.AgentID = env.AgentID()
 		in.Provider, in.Model = env.Subject.Provider, env.Subject.Model
 	}
-	_ = cfg.Decode("tools", &in.Global)
-	var agents []struct {
-		ID    string             `json:"id"`
-		Tools *policy.ToolPolicy `json:"tools"`
-	}
-	_ = cfg.Decode("agents.list", &agents)
-	for _, a := range agents {
+	// The typed sections are decoded once per config load, not per call.
+	in.Global = *cfg.Tools()
+	for _, a := range cfg.Agents().List {
 		if a.ID == in.AgentID && a.Tools != nil {
 			in.Agent = a.Tools
 		}
