@@ -63,8 +63,22 @@ func (r *runtime) toolCommands() []*cli.Command {
 	}
 	for _, g := range groups {
 		sort.Slice(g.Subcommands, func(i, j int) bool { return g.Subcommands[i].Name < g.Subcommands[j].Name })
+		g.Usage += ": " + verbList(g.Subcommands, 8)
 	}
 	return top
+}
+
+// verbList names a group's subcommands in its one-line usage, so
+// `openclaw --help` says what `openclaw browser` can do without a second look.
+func verbList(cmds []*cli.Command, most int) string {
+	names := make([]string, 0, most)
+	for i, c := range cmds {
+		if i == most {
+			return strings.Join(names, ", ") + fmt.Sprintf(", … (%d in all)", len(cmds))
+		}
+		names = append(names, c.Name)
+	}
+	return strings.Join(names, ", ")
 }
 
 // category titles the help section of a tool by its policy group, so
