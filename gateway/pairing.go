@@ -11,24 +11,12 @@ import (
 	"sync"
 
 	"github.com/openclaw-go/openclaw/protocol"
+	"github.com/openclaw-go/openclaw/store"
 )
 
-// pairedDevice is one approved device identity (§4.4): its key, the roles
-// and scopes it may use, and the client metadata it paired with.
-type pairedDevice struct {
-	DeviceID          string   `json:"deviceId"`
-	PublicKey         string   `json:"publicKey"`
-	Roles             []string `json:"roles"`
-	Scopes            []string `json:"scopes"`
-	ClientID          string   `json:"clientId,omitempty"`
-	ClientMode        string   `json:"clientMode,omitempty"`
-	DisplayName       string   `json:"displayName,omitempty"`
-	Platform          string   `json:"platform,omitempty"`
-	DeviceFamily      string   `json:"deviceFamily,omitempty"`
-	CreatedAtMs       int64    `json:"createdAtMs"`
-	ApprovedAtMs      int64    `json:"approvedAtMs"`
-	LastConnectedAtMs int64    `json:"lastConnectedAtMs,omitempty"`
-}
+// pairedDevice is one approved device identity (§4.4). The record is the
+// store's, so what the gateway holds and what it persists are one type.
+type pairedDevice = store.PairedDevice
 
 // pendingPairing is a device waiting for an operator's approval.
 type pendingPairing struct {
