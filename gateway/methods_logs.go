@@ -42,22 +42,13 @@ func init() {
 			"maxBytes":{"type":"integer","minimum":1,"maximum":1000000,"description":"Most bytes to read (default 250000)"}},
 			"additionalProperties":false}`,
 		Scope: protocol.ScopeRead,
-		Run: tools.Typed(func(ctx context.Context, env *tools.Env, p struct {
-			Cursor   *int64 `json:"cursor"`
-			Limit    int    `json:"limit"`
-			MaxBytes int64  `json:"maxBytes"`
-		}) (any, error) {
+		Run: tools.Typed(func(ctx context.Context, env *tools.Env, p logsParams) (any, error) {
 			s, err := serverFrom(env, "logs.tail")
 			if err != nil {
 				return nil, err
 			}
-			if p.Limit == 0 {
-				p.Limit = logsDefaultLimit
-			}
-			if p.MaxBytes == 0 {
-				p.MaxBytes = logsDefaultMaxBytes
-			}
-			return readLogSlice(s.log.path, p.Cursor, min(p.Limit, logsMaxLimit), min(p.MaxBytes, logsMaxBytes))
+			limit, maxBytes := p.bounds()
+			return readLogSlice(s.log.path, p.Cursor, limit, maxBytes)
 		}),
 		Render: func(w io.Writer, r gjson.Result) error {
 			for _, l := range r.Get("lines").Array() {
@@ -70,11 +61,23 @@ func init() {
 	})
 }
 
-// logsParams are the params of logs.follow (logs.tail's).
+// logsParams are the params of logs.tail and logs.follow.
 type logsParams struct {
 	Cursor   *int64 `json:"cursor"`
 	Limit    int    `json:"limit"`
 	MaxBytes int64  `json:"maxBytes"`
+}
+
+// bounds is the batch size asked for, defaulted and capped.
+func (p logsParams) bounds() (limit int, maxBytes int64) {
+	limit, maxBytes = p.Limit, p.MaxBytes
+	if limit == 0 {
+		limit = logsDefaultLimit
+	}
+	if maxBytes == 0 {
+		maxBytes = logsDefaultMaxBytes
+	}
+	return min(limit, logsMaxLimit), min(maxBytes, logsMaxBytes)
 }
 
 // logs.follow streams the gateway log to the calling connection: the
@@ -103,13 +106,8 @@ func init() {
 			if env.Sink == nil {
 				return nil, tools.Errorf(tools.CodeUsage, "logs.follow streams events to its caller: call it over a gateway connection")
 			}
-			if p.Limit == 0 {
-				p.Limit = logsDefaultLimit
-			}
-			if p.MaxBytes == 0 {
-				p.MaxBytes = logsDefaultMaxBytes
-			}
-			return followLog(ctx, s, env.Sink, p.Cursor, min(p.Limit, logsMaxLimit), min(p.MaxBytes, logsMaxBytes))
+			limit, maxBytes := p.bounds()
+			return followLog(ctx, s, env.Sink, p.Cursor, limit, maxBytes)
 		}),
 	})
 }
