@@ -14,6 +14,9 @@ type ToolPolicy struct {
 	AlsoAllow  []string              `json:"alsoAllow,omitempty"`
 	Deny       []string              `json:"deny,omitempty"`
 	ByProvider map[string]ToolPolicy `json:"byProvider,omitempty"`
+	// LoopDetection is tools.loopDetection (global or per agent); it rides
+	// on the policy section so it is decoded once per config load.
+	LoopDetection *LoopConfig `json:"loopDetection,omitempty"`
 }
 
 // policy returns the allow/deny layer of the section (§5.5 steps 3-6).

@@ -66,27 +66,19 @@ func loopGuard(env *Env, a *Action, params json.RawMessage) *loopCheck {
 	return &loopCheck{verdict: v, ticket: t}
 }
 
-// loopSettings is tools.loopDetection with the calling agent's override.
+// loopSettings is tools.loopDetection with the calling agent's override,
+// read from the typed sections decoded once per config load.
 func loopSettings(env *Env) policy.LoopSettings {
 	if env.Config == nil {
 		return policy.LoopSettings{}
 	}
-	var global policy.LoopConfig
-	_ = env.Config.Decode("tools.loopDetection", &global)
-	var agents []struct {
-		ID    string `json:"id"`
-		Tools struct {
-			LoopDetection *policy.LoopConfig `json:"loopDetection"`
-		} `json:"tools"`
-	}
-	_ = env.Config.Decode("agents.list", &agents)
 	var agent *policy.LoopConfig
-	for _, x := range agents {
-		if x.ID == env.AgentID() {
+	for _, x := range env.Config.Agents().List {
+		if x.ID == env.AgentID() && x.Tools != nil {
 			agent = x.Tools.LoopDetection
 		}
 	}
-	return policy.MergeLoop(&global, agent).Settings()
+	return policy.MergeLoop(env.Config.Tools().LoopDetection, agent).Settings()
 }
 
 // blocked is the error a critical verdict returns instead of running.
