@@ -127,6 +127,9 @@ check "peer: tools.effective with sessionKey" 'd["agentId"] == "ops" and len(d["
 check "peer: gateway status (probe)" 'd["rpc"]["ok"] is True and d["rpc"]["auth"]["scopes"] == []' P gateway status --url "$url" --token "$token" --json
 checkfirst "peer: logs (logs.tail)" 'd.get("type") == "meta" and d.get("file", "").endswith("gateway.log")' \
   env OPENCLAW_GATEWAY_URL="$url" OPENCLAW_GATEWAY_TOKEN="$token" HOME="$work/peerhome" "$peer" logs --json
+# Family cases, one file each (scripts/interop.d/peer-*.sh), so families add theirs without
+# editing this file. They see $url, $token, $work, $bin and the helpers above.
+for f in "$root"/scripts/interop.d/peer-*.sh; do [ -e "$f" ] && . "$f"; done
 
 # 2. Our CLI against the original gateway.
 pport=$(free_port)
@@ -147,6 +150,8 @@ if wait_ready "http://127.0.0.1:$pport/readyz" 90; then
   check "ours → peer: gateway call config.get" '"hash" in d' "$bin" gateway call config.get --url "$purl" --token "$token" --json
   check "ours → peer: gateway status" 'd["reachable"] is True and d["protocol"] == 4 and isinstance(d["presence"], list)' "$bin" gateway status --url "$purl" --token "$token" --json
   check "ours → peer: logs" 'isinstance(d.get("lines"), list)' "$bin" logs --url "$purl" --token "$token" --json
+  # Family cases against the original gateway (scripts/interop.d/ours-*.sh): $purl, $token.
+  for f in "$root"/scripts/interop.d/ours-*.sh; do [ -e "$f" ] && . "$f"; done
 else
   rows+=("| peer gateway start | FAIL (not ready in 90 s) |"); fail=$((fail + 1))
   tail -20 "$work/peer.log" >&2
