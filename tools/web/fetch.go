@@ -1,6 +1,7 @@
 // Package web holds the web tools: web_fetch (a guarded HTTP GET with
 // readable extraction) and web_search (Brave, Perplexity, Gemini, Grok,
-// Kimi). Every outbound request goes through the SSRF guard (guard.go).
+// Kimi). Every outbound request goes through the SSRF guard (package
+// netguard).
 package web
 
 import (
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"github.com/openclaw-go/openclaw/config"
+	"github.com/openclaw-go/openclaw/netguard"
 	"github.com/openclaw-go/openclaw/tools"
 	"golang.org/x/net/html/charset"
 )
@@ -74,16 +76,16 @@ type fetchParams struct {
 
 // fetchConfig is tools.web.fetch with defaults applied.
 type fetchConfig struct {
-	Enabled          *bool   `json:"enabled"`
-	MaxChars         int     `json:"maxChars"`
-	MaxCharsCap      int     `json:"maxCharsCap"`
-	MaxResponseBytes int     `json:"maxResponseBytes"`
-	TimeoutSeconds   int     `json:"timeoutSeconds"`
-	CacheTTLMinutes  float64 `json:"cacheTtlMinutes"`
-	MaxRedirects     *int    `json:"maxRedirects"`
-	Readability      *bool   `json:"readability"`
-	UserAgent        string  `json:"userAgent"`
-	SSRFPolicy       Policy  `json:"ssrfPolicy"`
+	Enabled          *bool           `json:"enabled"`
+	MaxChars         int             `json:"maxChars"`
+	MaxCharsCap      int             `json:"maxCharsCap"`
+	MaxResponseBytes int             `json:"maxResponseBytes"`
+	TimeoutSeconds   int             `json:"timeoutSeconds"`
+	CacheTTLMinutes  float64         `json:"cacheTtlMinutes"`
+	MaxRedirects     *int            `json:"maxRedirects"`
+	Readability      *bool           `json:"readability"`
+	UserAgent        string          `json:"userAgent"`
+	SSRFPolicy       netguard.Policy `json:"ssrfPolicy"`
 }
 
 func loadFetchConfig(cfg *config.Config) fetchConfig {
@@ -126,7 +128,7 @@ func runFetch(ctx context.Context, env *tools.Env, p fetchParams) (map[string]an
 	if strings.TrimSpace(p.URL) == "" {
 		return nil, tools.Errorf(tools.CodeInvalidParams, "url required")
 	}
-	if _, err := parseHTTPURL(p.URL); err != nil {
+	if _, err := netguard.ParseHTTPURL(p.URL); err != nil {
 		return nil, err
 	}
 	mode := "markdown"
@@ -158,7 +160,8 @@ func runFetch(ctx context.Context, env *tools.Env, p fetchParams) (map[string]an
 	header.Set("Accept", "text/markdown, text/html;q=0.9, */*;q=0.1")
 	header.Set("Accept-Language", "en-US,en;q=0.9")
 	header.Set("User-Agent", fc.UserAgent)
-	resp, final, err := guardedGet(ctx, fc.SSRFPolicy, p.URL, *fc.MaxRedirects, header)
+	resp, final, err := netguard.Get(ctx, fc.SSRFPolicy, p.URL, netguard.Options{
+		MaxRedirects: *fc.MaxRedirects, Header: header, What: "Web fetch", RedirectsKey: "tools.web.fetch.maxRedirects"})
 	if err != nil {
 		return nil, fetchError(ctx, err, fc.TimeoutSeconds)
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/openclaw-go/openclaw/config"
+	"github.com/openclaw-go/openclaw/netguard"
 	"github.com/openclaw-go/openclaw/tools"
 )
 
@@ -74,7 +75,7 @@ type searchCall struct {
 	base   string
 	model  string
 	cfg    map[string]any // tools.web.search.<provider>
-	policy Policy
+	policy netguard.Policy
 	prov   *Provider
 }
 
@@ -178,10 +179,10 @@ func (sc *searchCall) do(method, endpoint string, header http.Header, body any, 
 	if err != nil {
 		return fmt.Errorf("%s: bad endpoint: %w", sc.prov.Label, err)
 	}
-	if err := sc.policy.checkHost(u.Hostname()); err != nil {
+	if err := sc.policy.CheckHost(u.Hostname()); err != nil {
 		return err
 	}
-	addrs, err := sc.policy.resolve(sc.ctx, u.Hostname())
+	addrs, err := sc.policy.Resolve(sc.ctx, u.Hostname())
 	if err != nil {
 		return err
 	}
@@ -202,10 +203,7 @@ func (sc *searchCall) do(method, endpoint string, header http.Header, body any, 
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	client := &http.Client{
-		Transport:     &http.Transport{Proxy: nil, DialContext: pinnedDialer(addrs), DisableKeepAlives: true, ForceAttemptHTTP2: true},
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-	}
+	client := netguard.Client(addrs)
 	resp, err := client.Do(req)
 	if err != nil {
 		var ue *url.Error

@@ -1,4 +1,10 @@
-package web
+// Package netguard is the SSRF guard every outbound fetch of a
+// user-supplied URL goes through (web_fetch, web_search, and the URLs pdf
+// and image accept): it refuses private, loopback, link-local, metadata and
+// special-use addresses unless an operator allows them, resolves a name once
+// and dials only the checked addresses (no DNS rebinding), and re-checks
+// every redirect hop. It is a leaf: tool families import it, not each other.
+package netguard
 
 import (
 	"context"
@@ -8,7 +14,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/openclaw-go/openclaw/tools"
+	"github.com/openclaw-go/openclaw/failure"
 )
 
 // Policy is the SSRF guard's configuration (tools.web.fetch.ssrfPolicy):
@@ -26,7 +32,11 @@ type Policy struct {
 	BlockedHostnames []string `json:"blockedHostnames"`
 }
 
-const policyKey = "tools.web.fetch.ssrfPolicy"
+// PolicyKey is where the policy lives in openclaw.json; the image and pdf
+// tools read the same key, so one allowance covers every fetch.
+const PolicyKey = "tools.web.fetch.ssrfPolicy"
+
+const policyKey = PolicyKey
 
 // howToAllow is the hint every refusal ends with.
 func howToAllow(host string) string {
@@ -36,7 +46,7 @@ func howToAllow(host string) string {
 
 // blockedError is a refusal: DENIED (exit 3), never retried elsewhere.
 func blockedError(format string, args ...any) error {
-	return tools.Errorf(tools.CodeDenied, format, args...)
+	return failure.Errorf(failure.CodeDenied, format, args...)
 }
 
 func matchHost(pattern, host string) bool {
@@ -63,9 +73,9 @@ func (p Policy) allowed(host string) bool {
 var blockedNames = []string{"localhost", "localhost.localdomain", "metadata.google.internal"}
 var blockedSuffixes = []string{".localhost", ".local", ".internal"}
 
-// checkHost is the hostname stage: operator block list, blocked names,
+// CheckHost is the hostname stage: operator block list, blocked names,
 // odd IPv4 spellings and IP literals in blocked ranges.
-func (p Policy) checkHost(host string) error {
+func (p Policy) CheckHost(host string) error {
 	host = strings.ToLower(strings.TrimSuffix(host, "."))
 	for _, b := range p.BlockedHostnames {
 		if matchHost(b, host) {
@@ -86,7 +96,7 @@ func (p Policy) checkHost(host string) error {
 		}
 	}
 	if a, err := netip.ParseAddr(strings.Trim(host, "[]")); err == nil {
-		if rule := blockedRange(a); rule != "" {
+		if rule := BlockedRange(a); rule != "" {
 			return blockedError("Blocked: %s is a private/internal/special-use IP address (%s); %s", a, rule, howToAllow(host))
 		}
 		return nil
@@ -116,10 +126,10 @@ func oddIPv4(host string) bool {
 	return true
 }
 
-// resolve is the resolution stage: every address the name resolves to
+// Resolve is the resolution stage: every address the name resolves to
 // must pass, and the ones returned are the only ones dialled (pinning), so
 // a second DNS answer cannot move the connection.
-func (p Policy) resolve(ctx context.Context, host string) ([]netip.Addr, error) {
+func (p Policy) Resolve(ctx context.Context, host string) ([]netip.Addr, error) {
 	h := strings.ToLower(strings.TrimSuffix(strings.Trim(host, "[]"), "."))
 	if a, err := netip.ParseAddr(h); err == nil {
 		return []netip.Addr{a.Unmap()}, nil
@@ -139,7 +149,7 @@ func (p Policy) resolve(ctx context.Context, host string) ([]netip.Addr, error) 
 	}
 	if !p.allowed(h) {
 		for _, a := range addrs {
-			if rule := blockedRange(a); rule != "" {
+			if rule := BlockedRange(a); rule != "" {
 				return nil, blockedError("Blocked: %s resolves to private/internal/special-use IP address %s (%s); %s",
 					h, a.Unmap(), rule, howToAllow(h))
 			}
@@ -208,10 +218,10 @@ var blocked6 = prefixes(
 	"fd00:ec2::254/128", "cloud metadata",
 )
 
-// blockedRange names the blocked range a is in, or "". IPv6 addresses that
+// BlockedRange names the blocked range a is in, or "". IPv6 addresses that
 // carry an IPv4 address (mapped, compatible, NAT64, 6to4, Teredo, ISATAP)
 // are judged by that IPv4 address.
-func blockedRange(a netip.Addr) string {
+func BlockedRange(a netip.Addr) string {
 	a = a.WithZone("")
 	if a.Is4In6() {
 		a = a.Unmap()
@@ -230,7 +240,7 @@ func blockedRange(a netip.Addr) string {
 		}
 	}
 	if v4, how, ok := embedded4(a); ok {
-		if r := blockedRange(v4); r != "" {
+		if r := BlockedRange(v4); r != "" {
 			return how + " of " + v4.String() + ", " + r
 		}
 	}
@@ -253,38 +263,4 @@ func embedded4(a netip.Addr) (netip.Addr, string, bool) {
 		return last, "ISATAP", true
 	}
 	return netip.Addr{}, "", false
-}
-
-// pinnedDialer dials only the checked addresses, whatever address the
-// HTTP transport asks for (the port is kept).
-func pinnedDialer(addrs []netip.Addr) func(ctx context.Context, network, addr string) (net.Conn, error) {
-	return func(ctx context.Context, network, addr string) (net.Conn, error) {
-		_, port, err := net.SplitHostPort(addr)
-		if err != nil {
-			return nil, err
-		}
-		var d net.Dialer
-		var firstErr error
-		for _, a := range addrs {
-			c, err := d.DialContext(ctx, network, net.JoinHostPort(a.String(), port))
-			if err == nil {
-				return c, nil
-			}
-			if firstErr == nil {
-				firstErr = err
-			}
-		}
-		return nil, firstErr
-	}
-}
-
-// resolverKey carries a replacement resolver in a context (tests answer
-// names with chosen addresses; nothing else sets it).
-type resolverKey struct{}
-
-type lookupFunc = func(ctx context.Context, host string) ([]netip.Addr, error)
-
-func resolverFrom(ctx context.Context) lookupFunc {
-	f, _ := ctx.Value(resolverKey{}).(lookupFunc)
-	return f
 }

@@ -1,4 +1,4 @@
-package web
+package netguard
 
 import (
 	"net/netip"
@@ -11,12 +11,12 @@ func TestBlockedRanges(t *testing.T) {
 		"100.100.100.200", "0.0.0.0", "224.0.0.1", "255.255.255.255", "::1", "::", "fe80::1", "fc00::1", "fd00:ec2::254",
 		"::ffff:127.0.0.1", "64:ff9b::a00:1", "2002:7f00:1::", "2001:0:4136:e378:8000:63bf:80ff:fffe", "ff02::1"}
 	for _, s := range blocked {
-		if blockedRange(netip.MustParseAddr(s)) == "" {
+		if BlockedRange(netip.MustParseAddr(s)) == "" {
 			t.Errorf("%s not blocked", s)
 		}
 	}
 	for _, s := range []string{"93.184.216.34", "8.8.8.8", "2606:4700::1111", "1.1.1.1"} {
-		if r := blockedRange(netip.MustParseAddr(s)); r != "" {
+		if r := BlockedRange(netip.MustParseAddr(s)); r != "" {
 			t.Errorf("%s blocked (%s)", s, r)
 		}
 	}
@@ -26,22 +26,22 @@ func TestCheckHostNames(t *testing.T) {
 	var p Policy
 	for _, h := range []string{"localhost", "LOCALHOST.", "printer.local", "metadata.google.internal", "x.internal",
 		"a.localhost", "127.1", "0x7f000001", "2130706433", "0177.0.0.1", "[::1]"} {
-		err := p.checkHost(h)
+		err := p.CheckHost(h)
 		if err == nil || !strings.Contains(err.Error(), "Blocked") {
 			t.Errorf("%s: %v", h, err)
 		}
 	}
 	for _, h := range []string{"example.com", "cafe.be", "1.1.1.1", "docs.openclaw.ai"} {
-		if err := p.checkHost(h); err != nil {
+		if err := p.CheckHost(h); err != nil {
 			t.Errorf("%s: %v", h, err)
 		}
 	}
 	p.BlockedHostnames = []string{"*.example.com"}
-	if err := p.checkHost("a.example.com"); err == nil || !strings.Contains(err.Error(), "blockedHostnames") {
+	if err := p.CheckHost("a.example.com"); err == nil || !strings.Contains(err.Error(), "blockedHostnames") {
 		t.Errorf("blockedHostnames: %v", err)
 	}
 	allow := Policy{AllowedHostnames: []string{"localhost"}}
-	if err := allow.checkHost("localhost"); err != nil {
+	if err := allow.CheckHost("localhost"); err != nil {
 		t.Errorf("allowlisted localhost: %v", err)
 	}
 }
