@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"regexp"
@@ -24,6 +25,9 @@ const (
 	maxReadabilityDepth = 3000
 )
 
+// errNoContent is extraction finding no text: the cue for Firecrawl.
+var errNoContent = errors.New("Web fetch extraction failed: Readability and Firecrawl returned no content.")
+
 // extracted is the text of one response and how it was obtained.
 type extracted struct {
 	Text, Title, Extractor string
@@ -41,7 +45,7 @@ func extract(body []byte, contentType string, page *url.URL, mode string) (extra
 			t = markdownToText(t)
 		}
 		return extracted{Text: t, Extractor: "cf-markdown"}, nil
-	case strings.Contains(ct, "html") || (ct == "" && looksHTML(body)):
+	case isHTML(body, contentType):
 		return extractHTML(body, page, mode)
 	case strings.Contains(ct, "json"):
 		var buf bytes.Buffer
@@ -51,6 +55,12 @@ func extract(body []byte, contentType string, page *url.URL, mode string) (extra
 		return extracted{Text: buf.String(), Extractor: "json"}, nil
 	}
 	return extracted{Text: string(body), Extractor: "raw"}, nil
+}
+
+// isHTML reports an HTML response (by type, or by its start when untyped).
+func isHTML(body []byte, contentType string) bool {
+	ct := strings.ToLower(contentType)
+	return strings.Contains(ct, "html") || (ct == "" && looksHTML(body))
 }
 
 func looksHTML(b []byte) bool {
@@ -77,7 +87,7 @@ func extractHTML(body []byte, page *url.URL, mode string) (extracted, error) {
 		return extracted{}, err
 	}
 	if strings.TrimSpace(out.Text) == "" {
-		return extracted{}, fmt.Errorf("Web fetch extraction failed: Readability and Firecrawl returned no content.")
+		return extracted{}, errNoContent
 	}
 	return out, nil
 }
@@ -90,7 +100,7 @@ func plainDocument(doc *html.Node, page *url.URL, mode string) (extracted, error
 		return extracted{}, err
 	}
 	if strings.TrimSpace(t) == "" {
-		return extracted{}, fmt.Errorf("Web fetch extraction failed: Readability and Firecrawl returned no content.")
+		return extracted{}, errNoContent
 	}
 	return extracted{Text: t, Title: docTitle(doc), Extractor: "readability"}, nil
 }

@@ -47,8 +47,10 @@ func init() {
 		Description: "Plain HTTP GET, no JavaScript. HTML goes through readability then " +
 			"Markdown (tables stay tables); JSON is pretty-printed, other text passed " +
 			"through. Private, loopback, link-local and metadata addresses are refused " +
-			"unless tools.web.fetch.ssrfPolicy allows them. Results are cached 15 minutes " +
-			"inside the gateway.",
+			"unless tools.web.fetch.ssrfPolicy allows them. With Firecrawl configured " +
+			"(tools.web.fetch.firecrawl.apiKey or FIRECRAWL_API_KEY), pages without readable " +
+			"text, HTTP errors and network failures are retried through it. Results are " +
+			"cached 15 minutes inside the gateway.",
 		Examples: []string{
 			"openclaw web fetch https://example.com",
 			"openclaw web fetch https://example.com --extract-mode text --max-chars 2000",
@@ -147,6 +149,7 @@ func runFetch(ctx context.Context, env *tools.Env, p fetchParams) (map[string]an
 		return hit, nil
 	}
 
+	outer := ctx
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(fc.TimeoutSeconds)*time.Second)
 	defer cancel()
 	var slow atomic.Bool
@@ -160,15 +163,53 @@ func runFetch(ctx context.Context, env *tools.Env, p fetchParams) (map[string]an
 	header.Set("Accept", "text/markdown, text/html;q=0.9, */*;q=0.1")
 	header.Set("Accept-Language", "en-US,en;q=0.9")
 	header.Set("User-Agent", fc.UserAgent)
+	fire := loadFirecrawl(env.Config)
+	// viaFirecrawl is the fallback: it runs under the caller's context
+	// (the fetch's own deadline may be what failed) with its own timeout.
+	viaFirecrawl := func(cause error) (map[string]any, error) {
+		if fire == nil {
+			return nil, cause
+		}
+		page, err := fire.scrape(outer, p.URL)
+		if err != nil {
+			return nil, err
+		}
+		text := page.Markdown
+		if mode == "text" {
+			text = markdownToText(text)
+		}
+		if strings.TrimSpace(text) == "" {
+			return nil, tools.Errorf(tools.CodeFailed, "Web fetch extraction failed: Readability and Firecrawl returned no content.")
+		}
+		final := page.SourceURL
+		if final == "" {
+			final = p.URL
+		}
+		status := page.Status
+		if status == 0 {
+			status = http.StatusOK
+		}
+		payload := buildPayload(p.URL, final, status, "text/markdown", mode, extracted{Text: text, Title: page.Title, Extractor: "firecrawl"},
+			page.Warning, false, maxChars, start)
+		cache.put(key, payload, ttlMinutes(fc.CacheTTLMinutes))
+		return payload, nil
+	}
+
 	resp, final, err := netguard.Get(ctx, fc.SSRFPolicy, p.URL, netguard.Options{
 		MaxRedirects: *fc.MaxRedirects, Header: header, What: "Web fetch", RedirectsKey: "tools.web.fetch.maxRedirects"})
 	if err != nil {
-		return nil, fetchError(ctx, err, fc.TimeoutSeconds)
+		ferr := fetchError(ctx, err, fc.TimeoutSeconds)
+		// A refusal by the guard is never retried elsewhere, nor is an
+		// interrupted call.
+		if ferr.Code == tools.CodeDenied || ferr.Code == tools.CodeInvalidParams || outer.Err() != nil {
+			return nil, ferr
+		}
+		return viaFirecrawl(ferr)
 	}
 	defer resp.Body.Close()
 	ct := resp.Header.Get("Content-Type")
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		detail, _ := io.ReadAll(io.LimitReader(resp.Body, errorBodyCap))
+		detail, _, _ := netguard.ReadCapped(ctx, resp.Body, errorBodyCap)
 		text := string(detail)
 		if strings.Contains(strings.ToLower(ct), "html") {
 			if ex, err := extractHTML(detail, final, "text"); err == nil {
@@ -178,7 +219,7 @@ func runFetch(ctx context.Context, env *tools.Env, p fetchParams) (map[string]an
 		if r := []rune(text); len(r) > errorDetailChars {
 			text = string(r[:errorDetailChars])
 		}
-		return nil, tools.Errorf(tools.CodeFailed, "Web fetch failed (%d): %s", resp.StatusCode, wrap(text, "Web Fetch", false))
+		return viaFirecrawl(tools.Errorf(tools.CodeFailed, "Web fetch failed (%d): %s", resp.StatusCode, wrap(text, "Web Fetch", false)))
 	}
 
 	body, bodyTruncated, err := readCapped(ctx, env, resp.Body, fc.MaxResponseBytes, &slow)
@@ -190,19 +231,35 @@ func runFetch(ctx context.Context, env *tools.Env, p fetchParams) (map[string]an
 			body = b
 		}
 	}
+	if fc.Readability != nil && !*fc.Readability && isHTML(body, ct) {
+		return viaFirecrawl(tools.Errorf(tools.CodeFailed, "Web fetch extraction failed: Readability disabled and Firecrawl unavailable."))
+	}
 	ex, err := extract(body, ct, final, mode)
+	if errors.Is(err, errNoContent) {
+		return viaFirecrawl(tools.Errorf(tools.CodeFailed, "%v", err))
+	}
 	if err != nil {
 		return nil, tools.AsError(err)
 	}
-	if fc.Readability != nil && !*fc.Readability && ex.Extractor == "readability" {
-		return nil, tools.Errorf(tools.CodeFailed, "Web fetch extraction failed: Readability disabled and Firecrawl unavailable.")
+	warning := ""
+	if bodyTruncated {
+		warning = fmt.Sprintf("Response body truncated after %d bytes.", fc.MaxResponseBytes)
 	}
+	payload := buildPayload(p.URL, final.String(), resp.StatusCode, mediaType(ct), mode, ex, warning, bodyTruncated, maxChars, start)
+	cache.put(key, payload, ttlMinutes(fc.CacheTTLMinutes))
+	return payload, nil
+}
+
+// buildPayload is the result of spec §6.4: the text wrapped in the
+// untrusted-content envelope within maxChars, title and warning wrapped
+// without the notice.
+func buildPayload(raw, final string, status int, ct, mode string, ex extracted, warning string, bodyTruncated bool, maxChars int, start time.Time) map[string]any {
 	wrapped, truncated := wrapWithin(ex.Text, "Web Fetch", maxChars)
 	payload := map[string]any{
-		"url":             p.URL,
-		"finalUrl":        final.String(),
-		"status":          resp.StatusCode,
-		"contentType":     mediaType(ct),
+		"url":             raw,
+		"finalUrl":        final,
+		"status":          status,
+		"contentType":     ct,
 		"extractMode":     mode,
 		"extractor":       ex.Extractor,
 		"externalContent": map[string]any{"untrusted": true, "source": "web_fetch", "wrapped": true},
@@ -217,11 +274,10 @@ func runFetch(ctx context.Context, env *tools.Env, p fetchParams) (map[string]an
 	if ex.Title != "" {
 		payload["title"] = wrap(ex.Title, "Web Fetch", false)
 	}
-	if bodyTruncated {
-		payload["warning"] = wrap(fmt.Sprintf("Response body truncated after %d bytes.", fc.MaxResponseBytes), "Web Fetch", false)
+	if warning != "" {
+		payload["warning"] = wrap(warning, "Web Fetch", false)
 	}
-	cache.put(key, payload, ttlMinutes(fc.CacheTTLMinutes))
-	return payload, nil
+	return payload
 }
 
 // readCapped reads at most limit bytes (never more into memory), reporting
@@ -250,7 +306,7 @@ func readCapped(ctx context.Context, env *tools.Env, r io.Reader, limit int, slo
 	}
 }
 
-func fetchError(ctx context.Context, err error, timeout int) error {
+func fetchError(ctx context.Context, err error, timeout int) *tools.Error {
 	var te *tools.Error
 	if errors.As(err, &te) {
 		return te
