@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+	"time"
 
 	"github.com/openclaw-go/openclaw/tools"
 )
@@ -123,8 +124,10 @@ func writeInPlace(path string, data []byte, oldSize int64) error {
 type beforeCommitKey struct{}
 
 // createTemp makes a new file next to the target, named after it so a
-// leftover from a killed process is recognisable.
+// leftover from a killed process is recognisable, and first removes such
+// leftovers of earlier writes in dir (removeStaleTemps).
 func createTemp(dir, base string, perm os.FileMode) (*os.File, string, error) {
+	removeStaleTemps(dir, time.Now())
 	if len(base) > 200 {
 		base = base[:200]
 	}
