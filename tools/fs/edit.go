@@ -77,7 +77,7 @@ func runEdit(ctx context.Context, env *tools.Env, params json.RawMessage) (any, 
 	if err != nil {
 		return nil, err
 	}
-	data, err := readAll(f, fi.Size())
+	data, err := readCapped(f, fi, t, editMaxBytes(env))
 	f.Close()
 	if err != nil {
 		return nil, err

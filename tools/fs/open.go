@@ -2,8 +2,10 @@ package fs
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"syscall"
 
 	"github.com/openclaw-go/openclaw/tools"
@@ -73,6 +75,44 @@ func openError(t *target, k kind, err error) error {
 		return tools.Errorf(tools.CodeFailed, k.special, t.shown)
 	}
 	return tools.AsError(err)
+}
+
+// DefaultEditMaxBytes is the largest file edit (and apply_patch) will
+// change unless tools.fs.editMaxBytes says otherwise. They hold the whole
+// file in memory, several copies of it while replacing, so without a cap
+// a huge file relayed through the gateway costs its size there. The
+// original has no cap; 16 MiB is far above any source file.
+const DefaultEditMaxBytes int64 = 16 << 20
+
+// editMaxBytes is tools.fs.editMaxBytes, or the default.
+func editMaxBytes(env *tools.Env) int64 {
+	if env != nil && env.Config != nil {
+		if n := env.Config.Int("tools.fs.editMaxBytes", 0); n > 0 {
+			return int64(n)
+		}
+	}
+	return DefaultEditMaxBytes
+}
+
+// readCapped reads an opened regular file whole, refusing one larger than
+// limit, by its size first and by what is really read (it may grow).
+func readCapped(f io.Reader, fi os.FileInfo, t *target, limit int64) ([]byte, error) {
+	tooBig := func(size string) error {
+		return tools.Errorf(tools.CodeFailed,
+			"%s is %s bytes, over the edit limit of %d (tools.fs.editMaxBytes); nothing was changed. "+
+				"Raise the limit with `openclaw config set tools.fs.editMaxBytes <bytes>`.", t.shown, size, limit)
+	}
+	if fi.Size() > limit {
+		return nil, tooBig(strconv.FormatInt(fi.Size(), 10))
+	}
+	data, err := readAll(io.LimitReader(f, limit+1), fi.Size())
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, tooBig(fmt.Sprintf("more than %d", limit)) // it grew
+	}
+	return data, nil
 }
 
 // readAll reads an opened regular file whole (edit needs all of it).

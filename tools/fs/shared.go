@@ -57,6 +57,18 @@ func ReadRegular(t *Target) ([]byte, os.FileInfo, error) {
 	return data, fi, err
 }
 
+// ReadRegularCapped is ReadRegular refusing a file over the edit limit
+// (tools.fs.editMaxBytes), for tools that hold the file whole to change it.
+func ReadRegularCapped(env *tools.Env, t *Target) ([]byte, os.FileInfo, error) {
+	f, fi, err := openRegular(t, editKind)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	data, err := readCapped(f, fi, t, editMaxBytes(env))
+	return data, fi, err
+}
+
 // Unchanged returns the check that the file is still the one read (same
 // inode, size, mtime, bytes), for Staged.Commit.
 func Unchanged(t *Target, prev os.FileInfo, data []byte) func() error {

@@ -241,7 +241,7 @@ func (p *plan) load(f *file) error {
 		return tools.Errorf(tools.CodeDenied,
 			"apply_patch:path_guard: %s has other hard links; refusing to change a file that may live outside the workspace", f.shown)
 	}
-	data, info, err := fs.ReadRegular(f.t)
+	data, info, err := fs.ReadRegularCapped(p.env, f.t)
 	if err != nil {
 		return err
 	}
