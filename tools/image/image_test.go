@@ -5,16 +5,20 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/openclaw-go/openclaw/config"
+	"github.com/openclaw-go/openclaw/netguard"
 	"github.com/openclaw-go/openclaw/tools"
 	_ "github.com/openclaw-go/openclaw/tools/image"
 )
@@ -157,7 +161,6 @@ func TestRefusedInputs(t *testing.T) {
 		params map[string]any
 		want   string
 	}{
-		{map[string]any{"image": "https://example.com/cat.png"}, "use a local file"},
 		{map[string]any{"image": "notes.txt"}, "Unsupported media type: text/plain"},
 		{map[string]any{"image": "missing.png"}, "image not found"},
 		{map[string]any{"image": "cat.png", "maxBytesMb": 0.00001}, "image too large"},
@@ -175,5 +178,63 @@ func TestRefusedInputs(t *testing.T) {
 	r, err := invoke(env, map[string]any{"image": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAA="})
 	if err != nil || r.Get("details.model").String() != "loc/vis" {
 		t.Fatalf("%v %s", err, r.Raw)
+	}
+}
+
+// Image URLs go through the SSRF guard of web_fetch: a loopback server is
+// refused with the rule named, and served once tools.web.fetch.ssrfPolicy
+// allows the host; a public-looking name resolving to it works the same.
+func TestImageURLThroughTheGuard(t *testing.T) {
+	var got gjson.Result
+	model := openAIServer(t, "A cat from the web.", &got)
+	var hits atomic.Int32
+	imgSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		if r.URL.Path == "/big.png" {
+			w.Write(append(png, make([]byte, 4096)...))
+			return
+		}
+		if r.URL.Path == "/moved" {
+			http.Redirect(w, r, "http://169.254.169.254/latest/meta-data/", http.StatusFound)
+			return
+		}
+		w.Write(png)
+	}))
+	defer imgSrv.Close()
+	providers := map[string]any{"providers": map[string]any{"loc": provider(model.URL, "openai-completions", false)}}
+	env := newEnv(t, map[string]any{"models": providers})
+	_, err := invoke(env, map[string]any{"image": imgSrv.URL + "/cat.png"})
+	if fe := tools.AsError(err); fe == nil || fe.Code != tools.CodeDenied || !strings.Contains(err.Error(), "loopback") ||
+		!strings.Contains(err.Error(), "tools.web.fetch.ssrfPolicy") {
+		t.Fatalf("loopback URL: %v", err)
+	}
+	if hits.Load() != 0 || got.Exists() {
+		t.Fatal("a refused URL was fetched")
+	}
+	env = newEnv(t, map[string]any{"models": providers, "tools": map[string]any{"web": map[string]any{"fetch": map[string]any{
+		"ssrfPolicy": map[string]any{"allowedHostnames": []any{"127.0.0.1", "cdn.example"}}}}}})
+	r, err := invoke(env, map[string]any{"image": imgSrv.URL + "/cat.png"})
+	if err != nil || r.Get("content.0.text").String() != "A cat from the web." ||
+		!strings.HasPrefix(got.Get("messages.0.content.1.image_url.url").String(), "data:image/png;base64,iVBORw0KGgo") {
+		t.Fatalf("allowed URL: %v %s", err, r.Raw)
+	}
+	// A redirect to a metadata address is refused on the hop.
+	_, err = invoke(env, map[string]any{"image": imgSrv.URL + "/moved"})
+	if fe := tools.AsError(err); fe == nil || fe.Code != tools.CodeDenied || !strings.Contains(err.Error(), "link-local") {
+		t.Fatalf("redirect: %v", err)
+	}
+	// The byte cap holds for URLs.
+	_, err = invoke(env, map[string]any{"image": imgSrv.URL + "/big.png", "maxBytesMb": 0.001})
+	if err == nil || !strings.Contains(err.Error(), "image too large") {
+		t.Fatalf("cap: %v", err)
+	}
+	// A public-style name, pinned to the test server's address.
+	port := imgSrv.Listener.Addr().(*net.TCPAddr).Port
+	ctx := netguard.WithResolver(context.Background(), func(_ context.Context, h string) ([]netip.Addr, error) {
+		return []netip.Addr{netip.MustParseAddr("127.0.0.1")}, nil
+	})
+	b, _ := json.Marshal(map[string]any{"image": fmt.Sprintf("http://cdn.example:%d/cat.png", port)})
+	if _, err := tools.Invoke(ctx, env, tools.Call{ID: "image", Args: b}); err != nil {
+		t.Fatalf("public-style name: %v", err)
 	}
 }

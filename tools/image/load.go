@@ -3,6 +3,7 @@ package image
 import (
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -11,13 +12,15 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/openclaw-go/openclaw/netguard"
 	"github.com/openclaw-go/openclaw/tools"
 )
 
 // supported are the image types vision APIs accept.
 var supported = map[string]bool{"image/png": true, "image/jpeg": true, "image/gif": true, "image/webp": true}
 
-// load reads the image behind ref (path, ~/..., file://, data:) within
+// load reads the image behind ref (path, ~/..., file://, data:, or an
+// http(s) URL fetched through the SSRF guard of web_fetch) within
 // maxBytes, and sniffs its type from the bytes (never trusting the name).
 func load(ctx context.Context, env *tools.Env, ref string, maxBytes int64) ([]byte, string, error) {
 	if err := ctx.Err(); err != nil {
@@ -27,8 +30,17 @@ func load(ctx context.Context, env *tools.Env, ref string, maxBytes int64) ([]by
 	var data []byte
 	switch {
 	case strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://"):
-		return nil, "", tools.Errorf(tools.CodeInvalidParams,
-			"image URLs are not fetched by this build: download it and use a local file (%s)", ref)
+		var policy netguard.Policy
+		_ = env.Config.Decode(netguard.PolicyKey, &policy)
+		b, _, err := netguard.Download(ctx, policy, ref, maxBytes, "image")
+		var big *netguard.TooLargeError
+		if errors.As(err, &big) {
+			return nil, "", tooLarge(ref, -1, maxBytes)
+		}
+		if err != nil {
+			return nil, "", err
+		}
+		data = b
 	case strings.HasPrefix(lower, "data:"):
 		meta, payload, ok := strings.Cut(ref[len("data:"):], ",")
 		if !ok || !strings.HasSuffix(strings.ToLower(meta), ";base64") {
@@ -117,6 +129,10 @@ func readCapped(path, ref string, maxBytes int64) ([]byte, error) {
 }
 
 func tooLarge(ref string, size, maxBytes int64) error {
+	if size < 0 { // a download stopped at the cap: its size is unknown
+		return tools.Errorf(tools.CodeInvalidParams, "image too large: %s is over the %.1f MB limit (maxBytesMb, agents.defaults.mediaMaxMb)",
+			ref, float64(maxBytes)/(1<<20))
+	}
 	return tools.Errorf(tools.CodeInvalidParams, "%s", fmt.Sprintf(
 		"image too large: %s is %.1f MB, over the %.1f MB limit (maxBytesMb, agents.defaults.mediaMaxMb)",
 		ref, float64(size)/(1<<20), float64(maxBytes)/(1<<20)))

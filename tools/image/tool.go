@@ -31,9 +31,10 @@ func init() {
 	tools.Register(&tools.Action{
 		Tool:    "image",
 		Summary: "Ask the configured image model about an image",
-		Description: "Sends a local image and a prompt to the image model (agents.defaults.imageModel, " +
+		Description: "Sends an image (a path, file://, data: or http(s) URL) and a prompt to the image model (agents.defaults.imageModel, " +
 			"or a configured model whose catalog entry declares image input) and returns its answer. " +
-			"Needs models.providers.<id> and an image model; http(s) URLs are not fetched yet.",
+			"Needs models.providers.<id> and an image model. URLs are fetched through web_fetch's " +
+			"SSRF guard (tools.web.fetch.ssrfPolicy).",
 		Examples: []string{
 			"openclaw image photo.png",
 			"openclaw image photo.png --prompt 'What text is in this screenshot?'",
@@ -76,7 +77,7 @@ type details struct {
 func run(ctx context.Context, env *tools.Env, p params) (any, error) {
 	ref := strings.TrimSpace(p.Image)
 	if ref == "" {
-		return nil, tools.Errorf(tools.CodeInvalidParams, "image required: provide a path to an image file")
+		return nil, tools.Errorf(tools.CodeInvalidParams, "image required: provide a path or URL to an image")
 	}
 	models := providers.ImageModels(env.Config)
 	if m := strings.TrimSpace(p.Model); m != "" {
