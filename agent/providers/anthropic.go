@@ -44,6 +44,9 @@ func (a *anthropic) body(req Request) map[string]any {
 				if p.IsImage() {
 					blocks = append(blocks, map[string]any{"type": "image", "source": map[string]any{
 						"type": "base64", "media_type": p.MediaType, "data": base64.StdEncoding.EncodeToString(p.Image)}})
+				} else if p.IsDocument() {
+					blocks = append(blocks, map[string]any{"type": "document", "source": map[string]any{
+						"type": "base64", "media_type": p.MediaType, "data": base64.StdEncoding.EncodeToString(p.Document)}})
 				} else if p.Text != "" {
 					blocks = append(blocks, map[string]any{"type": "text", "text": p.Text})
 				}

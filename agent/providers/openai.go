@@ -37,6 +37,9 @@ func (o *openAI) body(req Request) map[string]any {
 				if p.IsImage() {
 					url := "data:" + p.MediaType + ";base64," + base64.StdEncoding.EncodeToString(p.Image)
 					parts = append(parts, map[string]any{"type": "image_url", "image_url": map[string]any{"url": url}})
+				} else if p.IsDocument() { // OpenAI's file content part
+					parts = append(parts, map[string]any{"type": "file", "file": map[string]any{"filename": p.Name,
+						"file_data": "data:" + p.MediaType + ";base64," + base64.StdEncoding.EncodeToString(p.Document)}})
 				} else {
 					parts = append(parts, map[string]any{"type": "text", "text": p.Text})
 				}
@@ -266,9 +269,11 @@ func joinText(parts []Part) string {
 	return b.String()
 }
 
+// hasImage reports media parts (images or documents), which need the
+// array form of content.
 func hasImage(parts []Part) bool {
 	for _, p := range parts {
-		if p.IsImage() {
+		if p.IsImage() || p.IsDocument() {
 			return true
 		}
 	}

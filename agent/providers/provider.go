@@ -13,20 +13,30 @@ const (
 	APIAnthropicMessages = "anthropic-messages"
 )
 
-// Part is one piece of a message's content: text or an image.
+// Part is one piece of a message's content: text, an image, or a
+// document (a PDF sent whole to providers that read them natively).
 type Part struct {
 	Text string
 	// Image bytes and their media type ("image/png"); set for image parts.
 	Image     []byte
 	MediaType string
+	// Document bytes (MediaType "application/pdf"); set for document parts.
+	Document []byte
+	Name     string
 }
 
-// TextPart and ImagePart build parts.
+// TextPart, ImagePart and DocumentPart build parts.
 func TextPart(s string) Part                    { return Part{Text: s} }
 func ImagePart(mediaType string, b []byte) Part { return Part{Image: b, MediaType: mediaType} }
+func DocumentPart(mediaType, name string, b []byte) Part {
+	return Part{Document: b, MediaType: mediaType, Name: name}
+}
 
 // IsImage reports whether the part carries an image.
 func (p Part) IsImage() bool { return p.Image != nil }
+
+// IsDocument reports whether the part carries a document.
+func (p Part) IsDocument() bool { return p.Document != nil }
 
 // Message is one turn. Role is "user", "assistant" or "tool". An assistant
 // turn may carry ToolCalls; a tool turn answers ToolCallID.

@@ -3,7 +3,7 @@ package pdf
 import (
 	"context"
 	"fmt"
-	"os"
+	"io"
 	"strings"
 
 	lpdf "github.com/ledongthuc/pdf"
@@ -21,14 +21,9 @@ type extraction struct {
 }
 
 // extract reads the text layer of the wanted pages (nil: from page 1) of
-// the PDF at path, at most maxPages of them. The file is read through
-// ReaderAt, never whole; a malformed file is an error, not a panic.
-func extract(ctx context.Context, path string, size int64, wanted []int, maxPages int) (ex *extraction, err error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
+// the PDF in f, at most maxPages of them. A file is read through ReaderAt,
+// never whole; a malformed file is an error, not a panic.
+func extract(ctx context.Context, f io.ReaderAt, size int64, wanted []int, maxPages int) (ex *extraction, err error) {
 	defer func() {
 		if r := recover(); r != nil { // the parser panics on some broken files
 			ex, err = nil, fmt.Errorf("not a readable PDF (%v)", r)

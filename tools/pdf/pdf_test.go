@@ -212,7 +212,6 @@ func TestRefusals(t *testing.T) {
 		msg    string
 	}{
 		{map[string]any{}, 2, "pdf required: provide a path or URL to a PDF document"},
-		{map[string]any{"pdf": "https://example.com/a.pdf"}, 2, "not yet"},
 		{map[string]any{"pdf": "ftp://example.com/a.pdf"}, 2, "Unsupported PDF reference"},
 		{map[string]any{"pdf": "missing.pdf"}, 1, "PDF not found: missing.pdf"},
 		{map[string]any{"pdf": "junk.pdf"}, 1, "not a readable PDF"},

@@ -1,17 +1,15 @@
-// Package pdf is the pdf tool: the text layer of local PDFs, by page
-// range, within size and page caps. Analysis by a model (the original's
-// main mode) needs the model providers, which this build does not have
-// yet: the tool returns the extracted text and says so, and says when a
-// PDF has no text layer at all (a scan), instead of failing.
+// Package pdf is the pdf tool: the text layer of PDFs (local files or
+// URLs fetched through web_fetch's SSRF guard), by page range, within size
+// and page caps, and the prompt answered by the configured model through
+// agent/providers. Without a model it returns the extracted text and says
+// that analysis needs one (not an error), and says when a PDF has no text
+// layer at all (a scan).
 package pdf
 
 import (
 	"context"
 	_ "embed"
 	"fmt"
-	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/openclaw-go/openclaw/tools"
@@ -31,14 +29,16 @@ const (
 func init() {
 	tools.Register(&tools.Action{
 		Tool:    "pdf",
-		Summary: "Extract the text of PDF documents (page ranges, size and page caps)",
-		Description: "Reads the text layer of up to 10 local PDFs (default: the first 20 pages; " +
-			"pages \"1-5\" or \"1,3,7-9\" to choose). Answering the prompt needs a model, which " +
-			"this build does not call yet: the extracted text is returned instead. A scanned " +
+		Summary: "Analyze PDF documents with a model, or extract their text",
+		Description: "Reads up to 10 PDFs (paths or http(s) URLs; default: the first 20 pages; " +
+			"pages \"1-5\" or \"1,3,7-9\" to choose) and answers the prompt with " +
+			"agents.defaults.pdfModel (else imageModel): Anthropic models get the file itself, " +
+			"others its extracted text. Without a model the extracted text is returned. A scanned " +
 			"PDF without a text layer is reported as such.",
 		Examples: []string{
 			"openclaw pdf report.pdf",
 			"openclaw pdf report.pdf --pages 2-4",
+			"openclaw pdf https://example.com/paper.pdf --prompt 'List the authors.'",
 			"openclaw pdf --pdfs a.pdf --pdfs b.pdf --json",
 		},
 		Schema: pdfSchema,
@@ -70,12 +70,19 @@ type details struct {
 	Text     string        `json:"text"`
 	Model    *string       `json:"model"`
 	Native   bool          `json:"native"`
-	Attempts []any         `json:"attempts"`
+	Attempts []attempt     `json:"attempts"`
 	Prompt   string        `json:"prompt"`
 	PDF      string        `json:"pdf,omitempty"`
 	PDFs     []fileDetails `json:"pdfs"`
-	Analysis string        `json:"analysis"`
+	Analysis string        `json:"analysis,omitempty"`
 	Error    string        `json:"error,omitempty"`
+}
+
+// attempt records one model that failed.
+type attempt struct {
+	Provider string `json:"provider"`
+	Model    string `json:"model"`
+	Error    string `json:"error"`
 }
 
 func run(ctx context.Context, env *tools.Env, p params) (any, error) {
@@ -104,57 +111,65 @@ func run(ctx context.Context, env *tools.Env, p params) (any, error) {
 	if strings.TrimSpace(prompt) == "" {
 		prompt = defaultPrompt
 	}
-	d := details{Attempts: []any{}, Prompt: prompt, PDFs: []fileDetails{}}
+	d := details{Attempts: []attempt{}, Prompt: prompt, PDFs: []fileDetails{}}
 	var parts []string
+	var docs []doc
 	for _, ref := range refs {
-		path, err := localPath(env, ref)
+		src, err := openSource(ctx, env, ref, int64(maxMb*1024*1024))
 		if err != nil {
 			return nil, err
 		}
-		fd := fileDetails{PDF: ref}
-		ex, err := open(ctx, path, ref, int64(maxMb*1024*1024), wanted, maxPages)
+		defer src.Close()
+		ex, err := extract(ctx, src.r, src.size, wanted, maxPages)
 		if err != nil {
-			return nil, err
+			if ctx.Err() != nil {
+				return nil, err
+			}
+			return nil, tools.Errorf(tools.CodeFailed, "%s: %v", ref, err)
 		}
-		fd.extraction = ex
-		fd.TextLayer = ex.Text != ""
-		d.PDFs = append(d.PDFs, fd)
+		d.PDFs = append(d.PDFs, fileDetails{PDF: ref, extraction: ex, TextLayer: ex.Text != ""})
 		parts = append(parts, describe(ref, ex, len(refs) > 1, maxPages))
+		docs = append(docs, doc{ref: ref, text: ex.Text, raw: src.bytes})
 	}
 	if len(refs) == 1 {
 		d.PDF = refs[0]
 	}
-	d.Analysis = analysisNote(env, p.Model)
-	d.Text = strings.Join(parts, "\n\n")
-	text := d.Text + "\n\n[" + d.Analysis + "]"
-	return tools.TextResult(text, d), nil
-}
-
-// open checks the size cap, then extracts.
-func open(ctx context.Context, path, ref string, maxBytes int64, wanted []int, maxPages int) (*extraction, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		if os.IsNotExist(err) {
-			return nil, tools.Errorf(tools.CodeNotFound, "PDF not found: %s", ref)
+	extracted := strings.Join(parts, "\n\n")
+	models := pdfModels(env.Config, p.Model)
+	hasText := false
+	for _, dc := range docs {
+		hasText = hasText || dc.text != ""
+	}
+	if len(models) == 0 {
+		d.Analysis = "Text extraction only: answering the prompt needs a model; set agents.defaults.pdfModel " +
+			"(or imageModel) to provider/model of a provider under models.providers.<id>."
+		d.Text = extracted
+		return tools.TextResult(extracted+"\n\n["+d.Analysis+"]", d), nil
+	}
+	var errs []string
+	var last error
+	for _, m := range models {
+		answer, native, err := askModel(ctx, env.Config, m, prompt, docs, wanted != nil)
+		if err == nil && !native && !hasText {
+			err = fmt.Errorf("no text layer to send and the model reads no PDF files")
 		}
-		return nil, tools.Errorf(tools.CodeFailed, "%s: %v", ref, err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, tools.Errorf(tools.CodeInvalidParams, "%s is not a regular file", ref)
-	}
-	if fi.Size() > maxBytes {
-		return nil, tools.Errorf(tools.CodeInvalidParams,
-			"PDF too large: %s is %.1f MB, over the %.1f MB limit (maxBytesMb, agents.defaults.pdfMaxBytesMb)",
-			ref, float64(fi.Size())/(1024*1024), float64(maxBytes)/(1024*1024))
-	}
-	ex, err := extract(ctx, path, fi.Size(), wanted, maxPages)
-	if err != nil {
+		if err == nil {
+			model := m
+			d.Model, d.Native, d.Text = &model, native, answer
+			return tools.TextResult(answer, d), nil
+		}
 		if ctx.Err() != nil {
 			return nil, err
 		}
-		return nil, tools.Errorf(tools.CodeFailed, "%s: %v", ref, err)
+		prov, model, _ := strings.Cut(m, "/")
+		d.Attempts = append(d.Attempts, attempt{Provider: prov, Model: model, Error: err.Error()})
+		errs = append(errs, m+": "+err.Error())
+		last = err
 	}
-	return ex, nil
+	if len(errs) == 1 { // one model: its own error and exit code (auth 4, ...)
+		return nil, tools.AsError(last).WithDetails(d)
+	}
+	return nil, tools.Errorf(tools.CodeFailed, "All PDF models failed (%d): %s", len(errs), strings.Join(errs, " | ")).WithDetails(d)
 }
 
 // describe is one PDF's part of the text: its text, or why there is none,
@@ -173,7 +188,7 @@ func describe(ref string, ex *extraction, many bool, maxPages int) string {
 		b.WriteString(".")
 	case ex.Text == "":
 		fmt.Fprintf(&b, "No text layer found on page(s) %s: this looks like a scanned or image-only PDF. "+
-			"Reading it needs a vision model (not supported by this build yet).", formatPages(ex.Pages))
+			"Reading it needs a vision model.", formatPages(ex.Pages))
 	default:
 		b.WriteString(ex.Text)
 		if len(ex.Empty) > 0 {
@@ -188,45 +203,6 @@ func describe(ref string, ex *extraction, many bool, maxPages int) string {
 		fmt.Fprintf(&b, "\n\n(Page(s) %s are past the end of the document, which has %d.)", formatPages(ex.Missing), ex.PageCount)
 	}
 	return b.String()
-}
-
-// analysisNote says why the prompt was not answered.
-func analysisNote(env *tools.Env, override string) string {
-	m := override
-	if m == "" {
-		m = env.Config.String("agents.defaults.pdfModel", env.Config.String("agents.defaults.imageModel", ""))
-	}
-	if m == "" {
-		return "Text extraction only: analysing the PDF with the prompt needs a model, and none is configured (agents.defaults.pdfModel)."
-	}
-	return "Text extraction only: model " + m + " is configured, but this build cannot call model providers yet."
-}
-
-// localPath resolves a PDF reference to a local file: a path (relative to
-// the workspace), ~/..., or file://. URLs are refused for now: fetching
-// needs the SSRF-guarded fetcher, which is not shared yet.
-func localPath(env *tools.Env, ref string) (string, error) {
-	lower := strings.ToLower(ref)
-	switch {
-	case strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://"):
-		return "", tools.Errorf(tools.CodeInvalidParams,
-			"not yet: PDF URLs are not supported by this build; download it and use a local file (%s)", ref)
-	case strings.HasPrefix(lower, "file://"):
-		u, err := url.Parse(ref)
-		if err != nil || (u.Host != "" && !strings.EqualFold(u.Host, "localhost")) || u.Path == "" {
-			return "", tools.Errorf(tools.CodeInvalidParams, "Invalid file URL: %s. Use file:///absolute/path or a plain path.", ref)
-		}
-		return filepath.FromSlash(u.Path), nil
-	case strings.Contains(ref, "://") || strings.HasPrefix(lower, "data:"):
-		return "", tools.Errorf(tools.CodeInvalidParams,
-			"Unsupported PDF reference: %s. Use a file path or a file:// URL.", ref).
-			WithDetails(map[string]any{"error": "unsupported_pdf_reference", "pdf": ref})
-	}
-	p := tools.ExpandHome(strings.TrimPrefix(ref, "@"))
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(env.WorkspaceDir(), p)
-	}
-	return filepath.Clean(p), nil
 }
 
 // dedupe drops blanks and repeats, keeping the first order.
