@@ -31,11 +31,22 @@ type params struct {
 	FullPage       bool    `json:"fullPage"`
 	Type           string  `json:"type"`
 	Request        *actReq `json:"request"`
+	BrowserProfile string  `json:"browserProfile"`
+	Name           string  `json:"name"`
+	Color          string  `json:"color"`
+	CdpURL         string  `json:"cdpUrl"`
+	UserDataDir    string  `json:"userDataDir"`
+	Driver         string  `json:"driver"`
 }
+
+// profile is the named browser profile (profile or its CLI-friendly
+// alias browserProfile).
+func (p params) profile() string { return firstNonEmpty(p.Profile, p.BrowserProfile) }
 
 // Common schema properties.
 const (
-	propProfile  = `"profile":{"type":"string","description":"Browser profile (default browser.defaultProfile, else openclaw)"}`
+	propProfile = `"profile":{"type":"string","description":"Browser profile (default browser.defaultProfile, else openclaw)"},` +
+		`"browserProfile":{"type":"string","description":"Alias of profile; on the CLI --browser-profile (the original's flag: --profile picks the state profile)"}`
 	propTarget   = `"targetId":{"type":"string","description":"Tab id or a unique prefix (default: the current tab)"}`
 	propTimeout  = `"timeoutMs":{"type":"integer","minimum":1,"description":"Budget in ms"}`
 	propRef      = `"ref":{"type":"string","description":"Element ref from a snapshot (e12)"}`
@@ -63,7 +74,7 @@ type handler func(ctx context.Context, env *tools.Env, s *session, p params) (an
 
 func withSession(h handler) tools.Handler {
 	return tools.Typed(func(ctx context.Context, env *tools.Env, p params) (any, error) {
-		s, err := openSession(ctx, env, p.Profile)
+		s, err := openSession(ctx, env, p.profile())
 		if err != nil {
 			return nil, err
 		}
@@ -92,16 +103,16 @@ func reg(a *tools.Action) {
 func init() {
 	reg(&tools.Action{Verb: "status", Summary: "Show the browser profile's state (running, CDP port, pid)",
 		Schema: schema(), Run: tools.Typed(func(ctx context.Context, env *tools.Env, p params) (any, error) {
-			pr, err := resolveProfile(env, p.Profile)
+			pr, err := resolveProfile(env, p.profile())
 			if err != nil {
 				return nil, err
 			}
 			return tools.JSONResult(pr.status(ctx))
 		})})
 	reg(&tools.Action{Verb: "start", Summary: "Launch the profile's Chromium (detached; it outlives this command)",
-		Examples: []string{"openclaw browser start", "openclaw browser start --profile work"},
+		Examples: []string{"openclaw browser start", "openclaw browser start --browser-profile work"},
 		Schema:   schema(), Run: tools.Typed(func(ctx context.Context, env *tools.Env, p params) (any, error) {
-			pr, err := resolveProfile(env, p.Profile)
+			pr, err := resolveProfile(env, p.profile())
 			if err != nil {
 				return nil, err
 			}
@@ -113,7 +124,7 @@ func init() {
 		})})
 	reg(&tools.Action{Verb: "stop", Summary: "Stop the profile's Chromium (attach-only profiles are left running)",
 		Schema: schema(), Run: tools.Typed(func(ctx context.Context, env *tools.Env, p params) (any, error) {
-			pr, err := resolveProfile(env, p.Profile)
+			pr, err := resolveProfile(env, p.profile())
 			if err != nil {
 				return nil, err
 			}
@@ -149,6 +160,35 @@ func init() {
 					"isDefault": n == def, "isRemote": pr.AttachOnly})
 			}
 			return tools.JSONResult(map[string]any{"profiles": out})
+		})})
+	reg(&tools.Action{Verb: "create-profile", Summary: "Add a browser profile to the config (a managed one gets the first free CDP port of 18800-18899)",
+		Examples: []string{"openclaw browser create-profile --name work", "openclaw browser create-profile --name remote --cdp-url http://10.0.0.42:9222"},
+		Schema: `{"type":"object","properties":{"name":{"type":"string","description":"Profile name: lowercase letters, digits, hyphens (at most 64)"},` +
+			`"color":{"type":"string","description":"Profile color #RRGGBB"},"cdpUrl":{"type":"string","description":"Attach-only CDP endpoint (http/https/ws/wss)"},` +
+			`"userDataDir":{"type":"string","description":"Only with driver=existing-session (not supported here)"},"driver":{"type":"string","enum":["openclaw","existing-session"]}},"required":["name"]}`,
+		Run: tools.Typed(func(ctx context.Context, env *tools.Env, p params) (any, error) {
+			out, err := createProfile(ctx, env, createProfileParams{Name: p.Name, Color: p.Color, CdpURL: p.CdpURL, UserDataDir: p.UserDataDir, Driver: p.Driver})
+			if err != nil {
+				return nil, err
+			}
+			return tools.JSONResult(out)
+		})})
+	reg(&tools.Action{Verb: "delete-profile", Summary: "Stop a profile's browser, remove it from the config and move its data to the trash",
+		Schema: `{"type":"object","properties":{"name":{"type":"string","description":"Profile to delete (not the default one)"}},"required":["name"]}`,
+		Run: tools.Typed(func(ctx context.Context, env *tools.Env, p params) (any, error) {
+			out, err := deleteProfile(ctx, env, p.Name)
+			if err != nil {
+				return nil, err
+			}
+			return tools.JSONResult(out)
+		})})
+	reg(&tools.Action{Verb: "reset-profile", Summary: "Free a stuck profile: kill its browser (stale ones too), clear Chromium's locks, move its user data to the trash",
+		Schema: schema(), Run: tools.Typed(func(ctx context.Context, env *tools.Env, p params) (any, error) {
+			out, err := resetProfile(ctx, env, p.profile())
+			if err != nil {
+				return nil, err
+			}
+			return tools.JSONResult(out)
 		})})
 	reg(&tools.Action{Verb: "tabs", Summary: "List the open tabs", Schema: schema(),
 		Run: withSession(func(ctx context.Context, env *tools.Env, s *session, p params) (any, error) {

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -353,5 +354,153 @@ func TestStartAsRootNeedsNoSandbox(t *testing.T) {
 	}
 	if code != 1 || !strings.Contains(out, "browser.noSandbox=true") {
 		t.Errorf("start as root without noSandbox: exit %d %s", code, out)
+	}
+}
+
+// dead reports whether pid has exited (a zombie counts: it holds nothing).
+func dead(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return true
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	return i >= 0 && i+2 < len(s) && s[i+2] == 'Z'
+}
+
+// waitDead waits (bounded) for pid to exit.
+func waitDead(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for !dead(pid) {
+		select {
+		case <-deadline:
+			t.Fatalf("process %d still alive", pid)
+		case <-tick.C:
+		}
+	}
+}
+
+// TestCrashRecovery: a browser killed with -9 reads as not running and
+// start brings it back; a pid file naming a stranger (the pid reused) is
+// neither reported as running nor killed by start.
+func TestCrashRecovery(t *testing.T) {
+	r := newRig(t, nil)
+	r.ok("browser", "open", r.base+"/form.html")
+	pid := int(r.ok("browser", "status").Get("details.pid").Int())
+	if pid == 0 {
+		t.Fatal("no pid after start")
+	}
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	waitDead(t, pid)
+	st := r.ok("browser", "status").Get("details")
+	if st.Get("running").Bool() || st.Get("cdpReady").Bool() {
+		t.Errorf("status after kill -9: %s", st.Raw)
+	}
+	if out, _, code := r.run("browser", "snapshot"); code != 5 {
+		t.Errorf("snapshot of a crashed browser: exit %d %s", code, out)
+	}
+	st = r.ok("browser", "start").Get("details")
+	if !st.Get("running").Bool() || !st.Get("cdpReady").Bool() || st.Get("pid").Int() == int64(pid) {
+		t.Fatalf("start after the crash: %s", st.Raw)
+	}
+	r.ok("browser", "open", r.base+"/next.html")
+	if !strings.Contains(r.snapshot(), "Second page") {
+		t.Error("recovered browser does not serve pages")
+	}
+
+	// A stranger under the recorded pid.
+	r.ok("browser", "stop")
+	sleeper := exec.Command("sleep", "60")
+	if err := sleeper.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = sleeper.Process.Kill(); _ = sleeper.Wait() })
+	pidFile := filepath.Join(r.state, "browser", "openclaw", "pid")
+	if err := os.WriteFile(pidFile, []byte(fmt.Sprint(sleeper.Process.Pid)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if st := r.ok("browser", "status").Get("details"); st.Get("running").Bool() {
+		t.Errorf("status with a reused pid: %s", st.Raw)
+	}
+	r.ok("browser", "start")
+	if dead(sleeper.Process.Pid) {
+		t.Error("start killed an unrelated process that reused the browser's pid")
+	}
+}
+
+// TestProfilesManage: create-profile takes the first free port of the
+// range into the config, the profile starts, delete-profile stops it and
+// removes it; reset-profile frees a profile whose state files were lost
+// (its browser still holds the port and the user data).
+func TestProfilesManage(t *testing.T) {
+	rangeStart := freePort(t)
+	r := newRig(t, map[string]any{"cdpPortRangeStart": rangeStart})
+	res := r.ok("browser", "create-profile", "--name", "work", "--color", "#0066CC").Get("details")
+	if res.Get("profile").String() != "work" || res.Get("cdpPort").Int() != int64(rangeStart) || res.Get("color").String() != "#0066CC" {
+		t.Errorf("create-profile: %s", res.Raw)
+	}
+	cfg, _ := os.ReadFile(filepath.Join(r.state, "openclaw.json"))
+	if gjson.GetBytes(cfg, "browser.profiles.work.cdpPort").Int() != int64(rangeStart) {
+		t.Errorf("config after create-profile: %s", cfg)
+	}
+	if out, _, code := r.run("browser", "create-profile", "--name", "work"); code != 2 || !strings.Contains(out, "already exists") {
+		t.Errorf("second create: exit %d %s", code, out)
+	}
+	if out, _, code := r.run("browser", "create-profile", "--name", "Bad_Name"); code != 2 {
+		t.Errorf("bad name: exit %d %s", code, out)
+	}
+	st := r.ok("browser", "start", "--browser-profile", "work").Get("details")
+	workPid := int(st.Get("pid").Int())
+	if !st.Get("running").Bool() || st.Get("cdpPort").Int() != int64(rangeStart) {
+		t.Fatalf("start work: %s", st.Raw)
+	}
+	if !strings.Contains(r.ok("browser", "profiles").Raw, `"work"`) {
+		t.Error("profiles lacks work")
+	}
+	if out, _, code := r.run("browser", "delete-profile", "--name", "openclaw"); code != 2 || !strings.Contains(out, "default profile") {
+		t.Errorf("delete the default: exit %d %s", code, out)
+	}
+	res = r.ok("browser", "delete-profile", "--name", "work").Get("details")
+	if !res.Get("ok").Bool() || !res.Get("deleted").Bool() {
+		t.Errorf("delete-profile: %s", res.Raw)
+	}
+	waitDead(t, workPid)
+	if _, err := os.Stat(filepath.Join(r.state, "browser", "work")); !os.IsNotExist(err) {
+		t.Errorf("profile dir after delete: %v", err)
+	}
+	if strings.Contains(r.ok("browser", "profiles").Raw, `"work"`) {
+		t.Error("profiles still lists work")
+	}
+
+	// Lost state: the browser runs but its pid and port files are gone.
+	pid := int(r.ok("browser", "status").Get("details.pid").Int())
+	dir := filepath.Join(r.state, "browser", "openclaw")
+	for _, f := range []string{"pid", "cdp-port"} {
+		if err := os.Remove(filepath.Join(dir, f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res = r.ok("browser", "reset-profile").Get("details")
+	if !res.Get("moved").Bool() || res.Get("from").String() != filepath.Join(dir, "user-data") {
+		t.Errorf("reset-profile: %s", res.Raw)
+	}
+	waitDead(t, pid)
+	for _, lock := range []string{"SingletonLock", "SingletonSocket"} {
+		if _, err := os.Lstat(filepath.Join(dir, "user-data", lock)); !os.IsNotExist(err) {
+			t.Errorf("%s after reset: %v", lock, err)
+		}
+	}
+	r.ok("browser", "start")
+	r.ok("browser", "open", r.base+"/next.html")
+	if !strings.Contains(r.snapshot(), "Second page") {
+		t.Error("browser after reset does not serve pages")
 	}
 }

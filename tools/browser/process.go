@@ -145,7 +145,7 @@ func (p *profile) status(ctx context.Context) status {
 	}
 	if !p.AttachOnly {
 		st.Pid = readInt(filepath.Join(p.Dir, "pid"))
-		st.Running = alive(st.Pid)
+		st.Running = p.owns(st.Pid)
 		if !st.Running {
 			st.Pid = 0
 		}
@@ -187,9 +187,11 @@ func (p *profile) start(ctx context.Context, env *tools.Env) (status, error) {
 	if p.AttachOnly {
 		return status{}, tools.Errorf(tools.CodeUnreachable, "browser profile %q is attach-only and its CDP endpoint %s is not reachable", p.Name, p.endpoint())
 	}
-	if pid := readInt(filepath.Join(p.Dir, "pid")); alive(pid) {
-		// A process without a reachable CDP is stuck: end it and relaunch.
-		_ = syscall.Kill(pid, syscall.SIGKILL)
+	// A browser without a reachable CDP is stuck (or lost its pid file):
+	// end every process on the profile's data, never a stranger that
+	// reused a recorded pid, then relaunch.
+	if err := p.killStale(ctx); err != nil {
+		return status{}, err
 	}
 	exe, err := p.findExecutable()
 	if err != nil {
@@ -204,10 +206,7 @@ func (p *profile) start(ctx context.Context, env *tools.Env) (status, error) {
 	if err := os.MkdirAll(p.UserDataDir, 0o700); err != nil {
 		return status{}, fmt.Errorf("browser start: %w", err)
 	}
-	for _, lock := range []string{"SingletonLock", "SingletonSocket", "SingletonCookie"} {
-		_ = os.Remove(filepath.Join(p.UserDataDir, lock))
-	}
-	_ = os.Remove(filepath.Join(p.UserDataDir, "DevToolsActivePort"))
+	clearLocks(p.UserDataDir)
 	logPath := filepath.Join(p.Dir, "chromium.log")
 	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	if err != nil {
@@ -309,7 +308,7 @@ func (p *profile) stop(ctx context.Context) (status, error) {
 	}
 	pidPath := filepath.Join(p.Dir, "pid")
 	pid := readInt(pidPath)
-	if alive(pid) {
+	if p.owns(pid) {
 		if ws, err := wsURL(ctx, p.endpoint()); err == nil {
 			if b, err := connect(ctx, ws); err == nil {
 				_ = b.Close()
@@ -331,6 +330,20 @@ func (p *profile) stop(ctx context.Context) (status, error) {
 		}
 	}
 	return p.status(ctx), nil
+}
+
+// owns reports whether pid is this profile's browser: alive and started
+// on its user-data dir. A pid file outliving its browser (killed -9, host
+// reboot) may name a stranger that reused the number; that one is neither
+// reported as running nor ever killed.
+func (p *profile) owns(pid int) bool {
+	if !alive(pid) {
+		return false
+	}
+	if _, err := os.Stat("/proc/self/cmdline"); err != nil {
+		return true // no /proc: trust the pid file
+	}
+	return cmdlineHas(pid, "--user-data-dir="+p.UserDataDir)
 }
 
 func waitExit(ctx context.Context, pid int, d time.Duration) {

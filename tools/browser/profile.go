@@ -38,6 +38,7 @@ type browserConf struct {
 	Enabled         *bool                  `json:"enabled"`
 	EvaluateEnabled *bool                  `json:"evaluateEnabled"`
 	CdpURL          string                 `json:"cdpUrl"`
+	Color           string                 `json:"color"`
 	ExecutablePath  string                 `json:"executablePath"`
 	Headless        *bool                  `json:"headless"`
 	NoSandbox       bool                   `json:"noSandbox"`
