@@ -2,11 +2,17 @@ package commands
 
 import (
 	"encoding/json"
+	"fmt"
+	"io"
 	"slices"
+	"time"
+
+	"github.com/tidwall/gjson"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/openclaw-go/openclaw/policy"
+	"github.com/openclaw-go/openclaw/protocol"
 	"github.com/openclaw-go/openclaw/tools"
 )
 
@@ -20,11 +26,22 @@ func (r *runtime) approvalsCommand() *cli.Command {
 		Usage: "exec approvals on this host: security, ask and the allowlist",
 		Description: "security deny|allowlist|full and ask off|on-miss|always; the tightest of config, this file and the call wins.\n\n" +
 			"EXAMPLES:\n   openclaw approvals get\n   openclaw approvals set --security allowlist --ask on-miss\n" +
-			"   openclaw approvals allow '~/bin/*' \n   openclaw approvals allow rg --arg-pattern '^-n '\n   openclaw approvals deny rg",
+			"   openclaw approvals allow '~/bin/*' \n   openclaw approvals allow rg --arg-pattern '^-n '\n   openclaw approvals deny rg\n" +
+			"   openclaw approvals pending\n   openclaw approvals resolve 3f2a9c1e allow-once",
 		Subcommands: []*cli.Command{
+			r.approvalsPendingCommand(),
+			r.approvalsResolveCommand(),
 			{
-				Name: "get", Usage: "print the approvals file (and the agent's effective values)", Flags: append(outputFlags(), agentFlag),
+				Name: "get", Usage: "print the approvals file (and the agent's effective values); --gateway: the gateway host's",
+				Flags: append(append(outputFlags(), agentFlag, &cli.BoolFlag{Name: "gateway", Usage: "read the gateway host's file (exec.approvals.get)"}), connFlags()...),
 				Action: func(c *cli.Context) error {
+					if c.Bool("gateway") {
+						res, err := r.callScopes(c, "exec.approvals.get", []string{protocol.ScopeAdmin}, json.RawMessage(`{}`), 10*time.Second)
+						if err != nil {
+							return err
+						}
+						return r.emit(c, nil, res)
+					}
 					doc, path, err := r.loadApprovals(c)
 					if err != nil {
 						return err
@@ -127,4 +144,74 @@ func (r *runtime) changeApprovals(c *cli.Context, edit func(*policy.ExecApproval
 	}
 	b, _ := json.Marshal(map[string]any{"path": path, "file": doc})
 	return r.emit(c, nil, b)
+}
+
+// approvalsPendingCommand lists the gateway's pending exec approvals.
+func (r *runtime) approvalsPendingCommand() *cli.Command {
+	return &cli.Command{
+		Name: "pending", Usage: "list the gateway's pending exec approval requests",
+		Flags: append(outputFlags(), connFlags()...),
+		Action: func(c *cli.Context) error {
+			res, err := r.callScopes(c, "exec.approval.list", []string{protocol.ScopeApprovals}, json.RawMessage(`{}`), 10*time.Second)
+			if err != nil {
+				return err
+			}
+			return r.emit(c, renderPending, res)
+		},
+	}
+}
+
+func renderPending(w io.Writer, res gjson.Result) error {
+	if len(res.Array()) == 0 {
+		_, err := fmt.Fprintln(w, "No pending approvals.")
+		return err
+	}
+	for _, a := range res.Array() {
+		id := a.Get("id").String()
+		fmt.Fprintf(w, "%s  %s  (cwd %s, expires %s)\n   approve: openclaw approvals resolve %s allow-once|allow-always|deny\n",
+			id, a.Get("request.command").String(), a.Get("request.cwd").String(),
+			time.UnixMilli(a.Get("expiresAtMs").Int()).Format(time.TimeOnly), id)
+	}
+	return nil
+}
+
+// approvalsResolveCommand resolves a pending request on the gateway: an
+// allowed command then runs there (in the background unless its caller
+// waits), a denied one never does.
+func (r *runtime) approvalsResolveCommand() *cli.Command {
+	return &cli.Command{
+		Name: "resolve", Usage: "resolve a pending exec approval: allow-once, allow-always or deny",
+		ArgsUsage: "<id> <allow-once|allow-always|deny>",
+		Flags:     append(outputFlags(), connFlags()...),
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 2 {
+				return tools.Errorf(tools.CodeUsage, "approvals resolve takes an id and a decision (allow-once, allow-always or deny)")
+			}
+			decision := c.Args().Get(1)
+			if !slices.Contains([]string{"allow-once", "allow-always", "deny"}, decision) {
+				return tools.Errorf(tools.CodeUsage, "decision must be allow-once, allow-always or deny, got %q", decision)
+			}
+			params := mustJSON(map[string]any{"id": c.Args().First(), "decision": decision})
+			res, err := r.callScopes(c, "exec.approval.resolve", []string{protocol.ScopeApprovals}, params, 10*time.Second)
+			if err != nil {
+				return err
+			}
+			return r.emit(c, renderResolved, res)
+		},
+	}
+}
+
+func renderResolved(w io.Writer, res gjson.Result) error {
+	a := res.Get("approval")
+	if !res.Get("applied").Bool() {
+		_, err := fmt.Fprintf(w, "Approval %s was already settled: %s (%s).\n", a.Get("id").String(), a.Get("status").String(), a.Get("decision").String())
+		return err
+	}
+	fmt.Fprintf(w, "Approval %s: %s.\n", a.Get("id").String(), a.Get("decision").String())
+	if sid := a.Get("execution.sessionId").String(); sid != "" {
+		fmt.Fprintf(w, "Running as session %s: openclaw process poll %s\n", sid, sid)
+	} else if e := a.Get("execution.error").String(); e != "" {
+		fmt.Fprintf(w, "It did not start: %s\n", e)
+	}
+	return nil
 }

@@ -13,25 +13,45 @@ import (
 	"github.com/openclaw-go/openclaw/tools"
 )
 
+// approvalNeed says why a command needs an operator's approval before it
+// runs, and what the request offers.
+type approvalNeed struct {
+	sec, ask, fallback string
+	// matched: the allowlist vouched for every segment (ask=always asked
+	// anyway); missed are the executables that matched nothing.
+	matched bool
+	missed  []string
+}
+
+// allowedDecisions: allow-always needs executables to add to the allowlist
+// (shell syntax the allowlist cannot vouch for, or ask=always, has none
+// that would change the next answer).
+func (n *approvalNeed) allowedDecisions() []string {
+	if n.ask == "always" || len(n.missed) == 0 {
+		return []string{decisionAllowOnce, decisionDeny}
+	}
+	return []string{decisionAllowOnce, decisionAllowAlways, decisionDeny}
+}
+
 // checkApproval applies the exec approval policy (spec §1.8): security is
 // the tightest of config, the approvals file and the call; ask the
 // strictest. deny refuses; allowlist runs only commands whose every
 // segment matches an entry or is a safe bin; a miss (or ask=always) with
-// ask≠off is an approval request: exit 8 with the command that approves it.
-func checkApproval(ctx context.Context, env *tools.Env, p execParams, cwd string) error {
+// ask≠off needs an approval: the returned need is non-nil.
+func checkApproval(ctx context.Context, env *tools.Env, p execParams, cwd string) (*approvalNeed, error) {
 	cfg := conf(env)
 	doc, err := policy.LoadExecApprovals(policy.ApprovalsPath(env.StateDir))
 	if err != nil {
-		return tools.Errorf(tools.CodeDenied, "exec denied: %v", err)
+		return nil, tools.Errorf(tools.CodeDenied, "exec denied: %v", err)
 	}
 	fileSec, fileAsk, allow := doc.Effective(env.AgentID())
 	sec := policy.TightestSecurity(cfg.String("tools.exec.security", "full"), fileSec, p.Security)
 	ask := policy.StrictestAsk(cfg.String("tools.exec.ask", "off"), fileAsk, p.Ask)
 	if sec == "deny" {
-		return tools.Errorf(tools.CodeDenied, "exec denied: host=gateway security=deny")
+		return nil, tools.Errorf(tools.CodeDenied, "exec denied: host=gateway security=deny")
 	}
 	if sec == "full" && ask == "off" {
-		return nil
+		return nil, nil
 	}
 	matched, missed := true, []string{}
 	if sec == "allowlist" {
@@ -40,27 +60,44 @@ func checkApproval(ctx context.Context, env *tools.Env, p execParams, cwd string
 		matched, missed = allowlisted(env, bins, p.Command, cwd, allow)
 	}
 	if matched && ask != "always" {
-		return nil
+		return nil, nil
 	}
 	if ask == "off" {
-		return tools.Errorf(tools.CodeDenied, "exec denied: allowlist miss").
+		return nil, tools.Errorf(tools.CodeDenied, "exec denied: allowlist miss").
 			WithDetails(map[string]any{"command": p.Command, "missed": missed})
 	}
 	if missed == nil {
 		missed = []string{}
 	}
+	return &approvalNeed{sec: sec, ask: ask, fallback: askFallback(doc, env.AgentID()), matched: matched, missed: missed}, nil
+}
+
+// askFallback is the agent's askFallback, then the defaults', then deny.
+func askFallback(doc *policy.ExecApprovals, agent string) string {
+	if a := doc.Agents[agent]; a != nil && a.AskFallback != "" {
+		return a.AskFallback
+	}
+	if doc.Defaults.AskFallback != "" {
+		return doc.Defaults.AskFallback
+	}
+	return "deny"
+}
+
+// localApprovalError is the answer without a gateway to hold a request:
+// exit 8 with the command that allowlists what missed, to run it again.
+func localApprovalError(p execParams, cwd string, n *approvalNeed) error {
 	id := uuid.NewString()
-	approve := "openclaw approvals allow " + strings.Join(shellQuote(missed), " ")
-	if len(missed) == 0 {
+	approve := "openclaw approvals allow " + strings.Join(shellQuote(n.missed), " ")
+	if len(n.missed) == 0 {
 		// Shell syntax the allowlist cannot vouch for (redirection,
 		// substitution, &): only full security runs it.
 		approve = "openclaw approvals set --security full"
 	}
 	return tools.Errorf(tools.CodePendingApproval,
 		"Approval required (id %s): `%s` (host gateway, cwd %s) needs approval (security=%s ask=%s). Approve with `%s`, then run it again.",
-		id[:8], p.Command, cwd, sec, ask, approve).WithDetails(map[string]any{
+		id[:8], p.Command, cwd, n.sec, n.ask, approve).WithDetails(map[string]any{
 		"status": "approval-pending", "approvalId": id, "approvalSlug": id[:8], "host": "gateway",
-		"command": p.Command, "cwd": cwd, "approveCommand": approve, "missed": missed})
+		"command": p.Command, "cwd": cwd, "approveCommand": approve, "missed": n.missed})
 }
 
 // allowlisted resolves each segment's executable and matches it; missed

@@ -70,8 +70,18 @@ func runExec(ctx context.Context, env *tools.Env, p execParams) (any, error) {
 		return nil, err
 	}
 	cwd, warn := resolveWorkdir(env, p.Workdir)
-	if err := checkApproval(ctx, env, p, cwd); err != nil {
-		return nil, err
+	if !p.approved {
+		need, err := checkApproval(ctx, env, p, cwd)
+		if err != nil {
+			return nil, err
+		}
+		if need != nil {
+			q, qerr := approvalQueueOf(env, "exec approval")
+			if qerr != nil {
+				return nil, localApprovalError(p, cwd, need)
+			}
+			return gatewayApproval(ctx, env, q, p, cwd, need)
+		}
 	}
 	cfg := conf(env)
 	timeout := float64(cfg.Int("tools.exec.timeoutSeconds", cfg.Int("tools.exec.timeoutSec", defaultTimeoutS)))

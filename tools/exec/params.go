@@ -26,6 +26,11 @@ type execParams struct {
 	Security       string            `json:"security"`
 	Ask            string            `json:"ask"`
 	Node           string            `json:"node"`
+	AwaitApproval  bool              `json:"awaitApproval"`
+
+	// approved is set once an operator (or the askFallback) allowed this
+	// command: the policy is not asked again. Never from the wire.
+	approved bool
 }
 
 const execSchema = `{"type":"object","properties":{
@@ -41,7 +46,8 @@ const execSchema = `{"type":"object","properties":{
 	"host":{"type":"string","description":"sandbox, gateway or node"},
 	"security":{"type":"string","enum":["deny","allowlist","full"],"description":"Can only tighten the configured security"},
 	"ask":{"type":"string","enum":["off","on-miss","always"],"description":"Can only tighten the configured ask mode"},
-	"node":{"type":"string","description":"Node id or name for host=node"}
+	"node":{"type":"string","description":"Node id or name for host=node"},
+	"awaitApproval":{"type":"boolean","description":"On the gateway, wait for an operator to resolve a needed approval (openclaw approvals resolve) instead of answering pending (exit 8) at once"}
 },"required":["command"]}`
 
 // blockedEnv are refused in env overrides for host runs (spec §1.6).
