@@ -91,8 +91,9 @@ func (r *runtime) Env(c *cli.Context) (*tools.Env, error) {
 	if r.sink != nil {
 		env.Sink = r.sink
 	}
-	// Result files land in <state>/media; nothing is created until a save.
-	env.Media = media.New(p.StateDir)
+	// Result files land in <state>/media; nothing is created until a save,
+	// which also sweeps old media (at most hourly, bounded).
+	env.Media = media.New(p.StateDir).SweepOnSave(cfg)
 	return env, nil
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/openclaw-go/openclaw/config"
 	"github.com/openclaw-go/openclaw/protocol"
 	"github.com/openclaw-go/openclaw/store"
+	"github.com/openclaw-go/openclaw/store/media"
 )
 
 // Server is one running gateway: a listener, its connections and the state
@@ -60,6 +61,7 @@ type Server struct {
 	svc      provided     // typed services for handlers (services.go)
 	jobs     *jobRunner   // background work outliving its request (jobs.go)
 	db       *store.Store // state database (state.go), nil without a state dir
+	sweeper  *media.Sweeper
 }
 
 // New validates the options and prepares a server; it does not bind yet.

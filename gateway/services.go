@@ -71,7 +71,7 @@ func (s *Server) baseEnv() tools.Env {
 // registered service is built: the job runner, the store and the media
 // directory live for the gateway's lifetime (ctx) and are set here by their
 // implementations (s.svc.jobs, s.svc.store, s.svc.media); nil until then.
-func (s *Server) provide(ctx context.Context) error { return nil }
+func (s *Server) provide(ctx context.Context) error { return s.startState(ctx) }
 
 // startServices builds and starts every registered service (tools.
 // RegisterService) in name order; on a failure it stops those already

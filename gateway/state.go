@@ -32,14 +32,34 @@ func (s *Server) openState() error {
 	}
 	s.db = st
 	s.pairing.persist = pairedDB{st}
+	md := media.New(dir)
+	s.sweeper = media.NewSweeper(md, s.Config, s.log.Warnf)
 	s.svc.mu.Lock()
-	s.svc.store, s.svc.media = st, media.New(dir)
+	s.svc.store, s.svc.media = st, md
 	s.svc.mu.Unlock()
 	return nil
 }
 
-// closeState closes the database after the services have stopped.
+// startState starts the state's own background work for the gateway's
+// lifetime (ctx): the media sweeper, which applies attachments.ttlHours and
+// attachments.maxTotalMb at start and hourly, with the config in force.
+func (s *Server) startState(ctx context.Context) error {
+	if s.sweeper == nil {
+		return nil
+	}
+	return s.sweeper.Start(ctx)
+}
+
+// closeState stops the sweeper and closes the database after the services
+// have stopped.
 func (s *Server) closeState() {
+	if s.sweeper != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		if err := s.sweeper.Stop(ctx); err != nil {
+			s.log.Warnf("%v", err)
+		}
+		cancel()
+	}
 	if s.db == nil {
 		return
 	}

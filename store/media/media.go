@@ -18,7 +18,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
+	"github.com/openclaw-go/openclaw/config"
 	"github.com/openclaw-go/openclaw/tools"
 )
 
@@ -35,6 +37,9 @@ var ErrTooLarge = errors.New("media: file exceeds the size cap")
 type Dir struct {
 	root     string
 	maxBytes int64
+
+	sweepOnSave bool           // see SweepOnSave
+	sweepCfg    *config.Config // its retention settings
 }
 
 var _ tools.Media = (*Dir)(nil)
@@ -80,11 +85,22 @@ func (d *Dir) Save(ctx context.Context, r io.Reader, mimeType, nameHint string) 
 	}
 	name := hex.EncodeToString(h.Sum(nil))[:32] + extension(mimeType, nameHint)
 	final := filepath.Join(d.root, name)
-	if err := os.Rename(tmp.Name(), final); err != nil {
+	// A sweep removes only under the exclusive lock: it cannot delete the
+	// file this rename (re)creates, which a same-bytes save renews.
+	unlock, err := lockDir(d.root, false)
+	if err != nil {
+		return tools.MediaRef{}, fmt.Errorf("media: save: %w", err)
+	}
+	err = os.Rename(tmp.Name(), final)
+	unlock()
+	if err != nil {
 		return tools.MediaRef{}, fmt.Errorf("media: save: %w", err)
 	}
 	if err := syncDir(d.root); err != nil {
 		return tools.MediaRef{}, fmt.Errorf("media: save: %w", err)
+	}
+	if d.sweepOnSave {
+		d.maybeSweep(ctx, time.Now())
 	}
 	return tools.MediaRef{Path: final, MimeType: mimeType, Size: n}, nil
 }
