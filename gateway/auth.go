@@ -10,9 +10,10 @@ import (
 // authResult is the outcome of the shared-secret check (§4.1).
 type authResult struct {
 	ok       bool
-	method   string // none | token | password
-	reason   string // token_mismatch, password_missing, …
-	provided string // token | password | device-token | bootstrap-token | none
+	method   string            // none | token | password
+	reason   string            // token_mismatch, password_missing, …
+	provided string            // token | password | device-token | bootstrap-token | none
+	grant    *deviceTokenGrant // set when a device token authenticated
 }
 
 // authenticate checks the shared secret. The configured secret is accepted
@@ -39,6 +40,18 @@ func (s *Server) authenticate(p *protocol.ConnectParams) authResult {
 	case AuthNone:
 		r.ok, r.method = true, AuthNone
 		return r
+	}
+	if tok == "" && pw == "" && devTok != "" {
+		// A token issued to a paired device (device_token.go); the
+		// caller binds it to the device proof.
+		if g, ok := s.pairing.checkToken(devTok); ok {
+			r.ok, r.method, r.grant = true, "device-token", &g
+		} else {
+			r.reason = "device_token_mismatch"
+		}
+		return r
+	}
+	switch a.mode {
 	case AuthPassword:
 		secret, kind = a.password, "password"
 	default:
@@ -51,9 +64,6 @@ func (s *Server) authenticate(p *protocol.ConnectParams) authResult {
 		r.ok, r.method = true, kind
 	case tok == "" && pw == "":
 		switch {
-		case devTok != "":
-			// We issue no device tokens, so any presented one is stale.
-			r.reason = "device_token_mismatch"
 		case boot != "":
 			r.reason = "bootstrap_token_invalid"
 		default:

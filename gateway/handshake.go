@@ -26,6 +26,9 @@ type session struct {
 	connectedAt int64
 	caps        []string
 	commands    []string
+	// deviceToken is issued on this connect (hello-ok.auth.deviceToken).
+	deviceToken string
+	issuedAtMs  int64
 }
 
 // handleFirstFrame enforces "first frame must be connect" (§3.1 step 4) and
@@ -229,6 +232,11 @@ func (c *conn) handleConnect(id string, p *protocol.ConnectParams) {
 			return
 		}
 		sess.deviceID = protocol.DeviceIDFromPublicKey(pub)
+		if e := bindDeviceToken(ar.grant, sess.deviceID, p); e != nil {
+			s.limiter.fail(c.ip, c.local, now)
+			c.rejectConnect(id, authFailure(*e, s.auth.Load().mode, p.Client, c.local), protocol.ClosePolicyViolation, "")
+			return
+		}
 		scopes := p.Scopes
 		if p.Role == protocol.RoleNode {
 			scopes = nil
@@ -249,6 +257,20 @@ func (c *conn) handleConnect(id string, p *protocol.ConnectParams) {
 		if p.Role == protocol.RoleOperator {
 			sess.scopes = nonNil(p.Scopes)
 		}
+		if ar.grant == nil {
+			tok, err := s.pairing.issueToken(sess.deviceID, p.Role, nowMs())
+			if err != nil {
+				s.log.Warnf("device token for %s: %v (connecting without one)", short(sess.deviceID), err)
+			}
+			if tok != "" {
+				sess.deviceToken, sess.issuedAtMs = tok, nowMs()
+			}
+		}
+	case ar.grant != nil:
+		// A device token stands for a device: without its proof it is
+		// refused (the token alone could be replayed from anywhere).
+		c.rejectConnect(id, deviceRequired(), protocol.ClosePolicyViolation, "")
+		return
 	case p.Role == protocol.RoleNode:
 		c.rejectConnect(id, deviceRequired(), protocol.ClosePolicyViolation, "")
 		return
@@ -317,7 +339,8 @@ func (s *Server) helloOK(c *conn, sess *session) protocol.HelloOK {
 		Server:   protocol.ServerInfo{Version: CompatibleVersion, BuildID: buildID(s.opts.Version), ConnID: c.id, BootID: s.bootID},
 		Features: protocol.Features{Methods: methods, Events: protocol.Events, Capabilities: capabilities()},
 		Snapshot: snap,
-		Auth:     protocol.HelloAuth{Method: sess.authMethod, Role: sess.role, Scopes: sess.scopes},
+		Auth: protocol.HelloAuth{Method: sess.authMethod, Role: sess.role, Scopes: sess.scopes,
+			DeviceToken: sess.deviceToken, IssuedAtMs: sess.issuedAtMs},
 		Policy: protocol.Policy{
 			MaxPayload:       protocol.MaxPayload,
 			MaxBufferedBytes: s.opts.MaxBufferedBytes,

@@ -13,10 +13,15 @@ import (
 )
 
 // MediaRoute is where relayed callers fetch result files by name:
-// GET /__openclaw__/media/<name> with the gateway's token or password as a
+// GET /__openclaw__/media/<name> with the gateway's token or password, or
+// the device token of a paired operator device with operator.read, as a
 // bearer token. Only plain names of regular files directly in the media
 // dir are served.
 const MediaRoute = "/__openclaw__/media/"
+
+// mediaScope is what a device token needs for the media route: reading a
+// result file is reading, as `read` itself is.
+const mediaScope = protocol.ScopeRead
 
 // serveMedia answers the media route; false means the path is not its.
 func (s *Server) serveMedia(w http.ResponseWriter, r *http.Request) bool {
@@ -34,17 +39,27 @@ func (s *Server) serveMedia(w http.ResponseWriter, r *http.Request) bool {
 		return true
 	}
 	secret := bearer(r)
-	// The same shared-secret check as the WebSocket connect (auth.go).
+	// The same shared-secret check as the WebSocket connect (auth.go),
+	// else a device token of a paired operator device (device_token.go).
 	ar := s.authenticate(&protocol.ConnectParams{Auth: &protocol.ConnectAuth{Token: secret}})
-	if !ar.ok {
+	var grant deviceTokenGrant
+	byDevice := false
+	if !ar.ok && secret != "" && s.auth.Load().mode != AuthNone {
+		grant, byDevice = s.pairing.checkToken(secret)
+	}
+	if !ar.ok && !byDevice {
 		if secret != "" {
 			s.limiter.fail(ip, local, now)
 		}
 		w.Header().Set("WWW-Authenticate", `Bearer realm="openclaw"`)
-		httpError(w, http.StatusUnauthorized, "unauthorized", "unauthorized: send the gateway token or password as Authorization: Bearer <secret>")
+		httpError(w, http.StatusUnauthorized, "unauthorized", "unauthorized: send the gateway token or password, or a paired device's token, as Authorization: Bearer <secret>")
 		return true
 	}
 	s.limiter.succeed(ip)
+	if byDevice && (grant.role != protocol.RoleOperator || !protocol.ScopeSatisfied(grant.scopes, mediaScope)) {
+		httpError(w, http.StatusForbidden, "forbidden", "forbidden: this device token lacks "+mediaScope+" (approve a scope upgrade for the device)")
+		return true
+	}
 	s.svc.mu.Lock()
 	md, _ := s.svc.media.(*media.Dir)
 	s.svc.mu.Unlock()

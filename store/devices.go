@@ -28,13 +28,24 @@ type PairedDevice struct {
 	CreatedAtMs       int64    `json:"createdAtMs"`
 	ApprovedAtMs      int64    `json:"approvedAtMs"`
 	LastConnectedAtMs int64    `json:"lastConnectedAtMs,omitempty"`
+	// Tokens are never listed or sent (json "-"); the database keeps them.
+	Tokens []DeviceToken `json:"-"`
+}
+
+// DeviceToken is a bearer token issued to a paired device for one role
+// (hello-ok.auth.deviceToken). Only its SHA-256 is stored.
+type DeviceToken struct {
+	Role       string   `json:"role"`
+	Hash       string   `json:"hash"` // hex SHA-256 of the token
+	Scopes     []string `json:"scopes"`
+	IssuedAtMs int64    `json:"issuedAtMs"`
 }
 
 // PairedDevices lists every paired device, ordered by id.
 func (s *Store) PairedDevices(ctx context.Context) ([]PairedDevice, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT device_id, public_key, roles, scopes, client_id,
 		client_mode, display_name, platform, device_family, created_at_ms, approved_at_ms,
-		last_connected_at_ms FROM paired_devices ORDER BY device_id`)
+		last_connected_at_ms, tokens FROM paired_devices ORDER BY device_id`)
 	if err != nil {
 		return nil, fmt.Errorf("store: list paired devices: %w", err)
 	}
@@ -42,10 +53,10 @@ func (s *Store) PairedDevices(ctx context.Context) ([]PairedDevice, error) {
 	var out []PairedDevice
 	for rows.Next() {
 		var d PairedDevice
-		var roles, scopes string
+		var roles, scopes, tokens string
 		if err := rows.Scan(&d.DeviceID, &d.PublicKey, &roles, &scopes, &d.ClientID, &d.ClientMode,
 			&d.DisplayName, &d.Platform, &d.DeviceFamily, &d.CreatedAtMs, &d.ApprovedAtMs,
-			&d.LastConnectedAtMs); err != nil {
+			&d.LastConnectedAtMs, &tokens); err != nil {
 			return nil, fmt.Errorf("store: list paired devices: %w", err)
 		}
 		if err := json.Unmarshal([]byte(roles), &d.Roles); err != nil {
@@ -53,6 +64,9 @@ func (s *Store) PairedDevices(ctx context.Context) ([]PairedDevice, error) {
 		}
 		if err := json.Unmarshal([]byte(scopes), &d.Scopes); err != nil {
 			return nil, fmt.Errorf("store: device %s scopes: %w", d.DeviceID, err)
+		}
+		if err := json.Unmarshal([]byte(tokens), &d.Tokens); err != nil {
+			return nil, fmt.Errorf("store: device %s tokens: %w", d.DeviceID, err)
 		}
 		out = append(out, d)
 	}
@@ -112,16 +126,24 @@ func upsertDevice(ctx context.Context, tx *sql.Tx, d PairedDevice) error {
 	if err != nil {
 		return err
 	}
+	tokens := []byte("[]")
+	if len(d.Tokens) > 0 {
+		if tokens, err = json.Marshal(d.Tokens); err != nil {
+			return err
+		}
+	}
 	_, err = tx.ExecContext(ctx, `INSERT INTO paired_devices(device_id, public_key, roles, scopes,
 		client_id, client_mode, display_name, platform, device_family, created_at_ms,
-		approved_at_ms, last_connected_at_ms) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)
+		approved_at_ms, last_connected_at_ms, tokens) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)
 		ON CONFLICT(device_id) DO UPDATE SET public_key=excluded.public_key, roles=excluded.roles,
 		scopes=excluded.scopes, client_id=excluded.client_id, client_mode=excluded.client_mode,
 		display_name=excluded.display_name, platform=excluded.platform,
 		device_family=excluded.device_family, created_at_ms=excluded.created_at_ms,
-		approved_at_ms=excluded.approved_at_ms, last_connected_at_ms=excluded.last_connected_at_ms`,
+		approved_at_ms=excluded.approved_at_ms, last_connected_at_ms=excluded.last_connected_at_ms,
+		tokens=excluded.tokens`,
 		d.DeviceID, d.PublicKey, string(roles), string(scopes), d.ClientID, d.ClientMode,
-		d.DisplayName, d.Platform, d.DeviceFamily, d.CreatedAtMs, d.ApprovedAtMs, d.LastConnectedAtMs)
+		d.DisplayName, d.Platform, d.DeviceFamily, d.CreatedAtMs, d.ApprovedAtMs, d.LastConnectedAtMs,
+		string(tokens))
 	if err != nil {
 		return fmt.Errorf("store: save paired device %s: %w", d.DeviceID, err)
 	}

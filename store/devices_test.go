@@ -100,3 +100,29 @@ func TestReplacePairedDevices(t *testing.T) {
 		t.Fatalf("%+v", devs)
 	}
 }
+
+// Device tokens are kept (hashed) with their device's row, and go with it.
+func TestDeviceTokensRoundTrip(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	tok := DeviceToken{Role: "operator", Hash: "ab12", Scopes: []string{"operator.read"}, IssuedAtMs: 7}
+	devs := []PairedDevice{
+		{DeviceID: "d1", PublicKey: "pk1", Roles: []string{"operator"}, Tokens: []DeviceToken{tok}},
+		{DeviceID: "d2", PublicKey: "pk2", Roles: []string{"node"}},
+	}
+	if err := s.ReplacePairedDevices(ctx, devs); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.PairedDevices(ctx)
+	if err != nil || len(got) != 2 || len(got[0].Tokens) != 1 || got[0].Tokens[0].Hash != "ab12" ||
+		got[0].Tokens[0].Scopes[0] != "operator.read" || got[0].Tokens[0].IssuedAtMs != 7 || len(got[1].Tokens) != 0 {
+		t.Fatalf("devices %+v %v", got, err)
+	}
+	if err := s.ReplacePairedDevices(ctx, devs[1:]); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := s.DB().QueryRowContext(ctx, `SELECT count(*) FROM paired_devices WHERE tokens LIKE '%ab12%'`).Scan(&n); err != nil || n != 0 {
+		t.Fatalf("token rows left: %d %v", n, err)
+	}
+}

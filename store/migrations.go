@@ -28,4 +28,10 @@ var migrations = []Migration{
 			last_connected_at_ms INTEGER NOT NULL DEFAULT 0
 		) STRICT`,
 	)},
+	{Version: 3, Name: "device tokens", Up: execAll(
+		// The bearer tokens issued to a paired device, one per role, as a
+		// JSON array of {role, hash, scopes, issuedAtMs}: only the
+		// SHA-256 of each token is kept. They go with the device's row.
+		`ALTER TABLE paired_devices ADD COLUMN tokens TEXT NOT NULL DEFAULT '[]'`,
+	)},
 }
