@@ -52,19 +52,21 @@ func (r *runtime) run(c *cli.Context, a *tools.Action, params map[string]any) (j
 		ctx, cancel = context.WithTimeout(ctx, d)
 		defer cancel()
 	}
-	if a.Verb != "" && relay && a.Tool != "" {
-		params["action"] = a.Verb // the original's tools.invoke takes the verb inside args
-	}
-	raw, err := json.Marshal(params)
-	if err != nil {
-		return nil, fmt.Errorf("%s params: %w", a.ID(), err)
-	}
 	if !relay {
 		env, err := r.Env(c)
 		if err != nil {
 			return nil, err
 		}
-		return tools.Invoke(ctx, env, tools.Call{ID: a.ID(), Args: raw})
+		// The params go in as built: validated and handed to typed
+		// handlers without an encode and a parse in between.
+		return tools.Invoke(ctx, env, tools.Call{ID: a.ID(), Value: params})
+	}
+	if a.Verb != "" && a.Tool != "" {
+		params["action"] = a.Verb // the wire's tools.invoke (the original's too) takes the verb inside args
+	}
+	raw, err := json.Marshal(params)
+	if err != nil {
+		return nil, fmt.Errorf("%s params: %w", a.ID(), err)
 	}
 	r.relayed = &target
 	if a.Tool == "" {

@@ -154,10 +154,10 @@ type effectiveParams struct {
 }
 
 type invokeParams struct {
-	Name       string          `json:"name"`
-	Args       json.RawMessage `json:"args"`
-	SessionKey string          `json:"sessionKey"`
-	AgentID    string          `json:"agentId"`
+	Name       string       `json:"name"`
+	Args       tools.Object `json:"args"`
+	SessionKey string       `json:"sessionKey"`
+	AgentID    string       `json:"agentId"`
 }
 
 // runToolsInvoke is the tools.invoke front door: it hands name + args to
@@ -172,7 +172,11 @@ func runToolsInvoke(ctx context.Context, env *tools.Env, p invokeParams) (any, e
 	if sub.Subject.AgentID == "" {
 		sub.Subject.AgentID = tools.AgentFromSessionKey(p.SessionKey)
 	}
-	out, err := tools.Invoke(ctx, &sub, tools.Call{Tool: p.Name, Args: p.Args})
+	call := tools.Call{Tool: p.Name, Args: p.Args.Raw} // args as decoded once by the door, and their bytes
+	if p.Args.Value != nil {
+		call.Value = p.Args.Value
+	}
+	out, err := tools.Invoke(ctx, &sub, call)
 	if err != nil {
 		te := failure.AsError(err)
 		if te.Code == failure.CodeMissingScope || te.Code == failure.CodeUnauthorizedRole {

@@ -66,9 +66,10 @@ func AgentDescription(tool string) string {
 
 // resolveAgentCall maps an agent tool call (name, verb or args.action, args)
 // to the action it names and that action's params: args without "action",
-// cut out of the bytes rather than decoded and re-encoded.
-func (r *Registry) resolveAgentCall(tool, verb string, args json.RawMessage) (*Action, json.RawMessage, error) {
-	if len(args) == 0 {
+// cut out of the bytes rather than decoded and re-encoded, and out of the
+// decoded args when the caller has them (a shallow copy, never re-parsed).
+func (r *Registry) resolveAgentCall(tool, verb string, args json.RawMessage, value any) (*Action, json.RawMessage, any, error) {
+	if len(args) == 0 && value == nil {
 		args = json.RawMessage(`{}`)
 	}
 	acts := r.ToolActions(tool)
@@ -77,19 +78,39 @@ func (r *Registry) resolveAgentCall(tool, verb string, args json.RawMessage) (*A
 		if s := Closest(tool, r.ToolNames()); len(s) > 0 {
 			e.Message += fmt.Sprintf(" (did you mean %q?)", s[0])
 		}
-		return nil, nil, e
+		return nil, nil, nil, e
 	}
 	if len(acts) == 1 && acts[0].Verb == "" && verb == "" {
-		return acts[0], args, nil
+		return acts[0], args, value, nil
 	}
 	if verb == "" {
-		if t := bytes.TrimLeft(args, " \t\r\n"); len(t) == 0 || t[0] != '{' {
-			return nil, nil, Errorf(CodeInvalidParams, "invalid %s params: args must be a JSON object", tool)
+		if value != nil {
+			obj, ok := value.(map[string]any)
+			if !ok {
+				return nil, nil, nil, Errorf(CodeInvalidParams, "invalid %s params: args must be a JSON object", tool)
+			}
+			if v, ok := obj["action"].(string); ok {
+				verb = v
+			}
+			if _, has := obj["action"]; has {
+				rest := make(map[string]any, len(obj)-1)
+				for k, v := range obj {
+					if k != "action" {
+						rest[k] = v
+					}
+				}
+				value = rest
+			}
 		}
-		var v gjson.Result
-		args, v = cutMember(args, "action")
-		if v.Type == gjson.String {
-			verb = v.Str
+		if len(args) > 0 {
+			if t := bytes.TrimLeft(args, " \t\r\n"); len(t) == 0 || t[0] != '{' {
+				return nil, nil, nil, Errorf(CodeInvalidParams, "invalid %s params: args must be a JSON object", tool)
+			}
+			var v gjson.Result
+			args, v = cutMember(args, "action")
+			if v.Type == gjson.String && value == nil {
+				verb = v.Str
+			}
 		}
 	}
 	var a *Action
@@ -103,9 +124,9 @@ func (r *Registry) resolveAgentCall(tool, verb string, args json.RawMessage) (*A
 		for i, x := range acts {
 			verbs[i] = x.Verb
 		}
-		return nil, nil, Errorf(CodeInvalidParams, "invalid %s params: /action: must be one of %s", tool, strings.Join(verbs, ", "))
+		return nil, nil, nil, Errorf(CodeInvalidParams, "invalid %s params: /action: must be one of %s", tool, strings.Join(verbs, ", "))
 	}
-	return a, args, nil
+	return a, args, value, nil
 }
 
 // cutMember returns obj (a valid JSON object) without its top-level member

@@ -47,6 +47,8 @@ type Env struct {
 	Media Media
 	// Services are the running gateway services by name (read-only).
 	Services map[string]Service
+
+	in *callParams // set by Invoke for the handler (callparams.go)
 }
 
 // needGateway is the error for a service only a running gateway provides.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/openclaw-go/openclaw/failure"
 	"github.com/openclaw-go/openclaw/protocol"
+	"github.com/openclaw-go/openclaw/schemacheck"
 )
 
 // Call names one action and its params. Exactly one way of naming is used:
@@ -25,6 +26,11 @@ type Call struct {
 	Tool   string
 	Verb   string
 	Args   json.RawMessage
+	// Value is Args already decoded, when the caller has it (the CLI's
+	// params from flags, tools.invoke's args): validation and typed
+	// handlers use it instead of parsing Args again. With Value alone,
+	// Args is encoded from it for handlers that take bytes.
+	Value any
 }
 
 // name is what the call asked for, for messages.
@@ -72,7 +78,7 @@ func (r *Registry) Invoke(ctx context.Context, env *Env, call Call) (json.RawMes
 // InvokeDeferred).
 func (r *Registry) InvokeDeferred(ctx context.Context, env *Env, call Call) (json.RawMessage, Final, error) {
 	r.observe(call)
-	a, params, err := r.resolve(call)
+	a, params, value, err := r.resolve(call)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -82,31 +88,31 @@ func (r *Registry) InvokeDeferred(ctx context.Context, env *Env, call Call) (jso
 	if err := authorize(env.Subject, a); err != nil {
 		return nil, nil, err
 	}
-	return a.invoke(ctx, env, params, r)
+	return a.invoke(ctx, env, params, value, r)
 }
 
 // resolve finds the action a call names and its params.
-func (r *Registry) resolve(c Call) (*Action, json.RawMessage, error) {
+func (r *Registry) resolve(c Call) (*Action, json.RawMessage, any, error) {
 	switch {
 	case c.ID != "":
 		if a := r.Lookup(c.ID); a != nil {
-			return a, c.Args, nil
+			return a, c.Args, c.Value, nil
 		}
 		e := failure.Errorf(CodeUnknownTool, "unknown tool action %q", c.ID)
 		if s := r.Suggest(c.ID); len(s) > 0 {
 			e.Message += fmt.Sprintf(" (did you mean %s?)", quoteList(s))
 			e.Details = map[string]any{"suggestions": s}
 		}
-		return nil, nil, e
+		return nil, nil, nil, e
 	case c.Method != "":
 		if a := r.ByMethod(c.Method); a != nil {
-			return a, c.Args, nil
+			return a, c.Args, c.Value, nil
 		}
-		return nil, nil, failure.Errorf(failure.CodeUnknownMethod, "unknown method: %s", c.Method)
+		return nil, nil, nil, failure.Errorf(failure.CodeUnknownMethod, "unknown method: %s", c.Method)
 	case c.Tool != "":
-		return r.resolveAgentCall(c.Tool, c.Verb, c.Args)
+		return r.resolveAgentCall(c.Tool, c.Verb, c.Args, c.Value)
 	}
-	return nil, nil, failure.Errorf(CodeUsage, "tools.Invoke: call names no action")
+	return nil, nil, nil, failure.Errorf(CodeUsage, "tools.Invoke: call names no action")
 }
 
 // authorize applies the action's own access rules to a caller that came
@@ -152,11 +158,32 @@ func (a *Action) RequiredScope() string {
 }
 
 // invoke validates, checks policy, runs the handler and encodes the result.
-func (a *Action) invoke(ctx context.Context, env *Env, params json.RawMessage, r *Registry) (json.RawMessage, Final, error) {
-	if len(params) == 0 || string(params) == "null" {
-		params = json.RawMessage(`{}`)
+// The params are decoded once here (unless the caller passed them decoded);
+// the schema checks that value and typed handlers are filled from it.
+func (a *Action) invoke(ctx context.Context, env *Env, params json.RawMessage, value any, r *Registry) (json.RawMessage, Final, error) {
+	switch {
+	case value != nil && len(params) == 0:
+		b, err := json.Marshal(value) // for handlers that take bytes
+		if err != nil {
+			return nil, nil, failure.Errorf(CodeInvalidParams, "invalid %s params: %v", a.ID(), err)
+		}
+		params = b
+	case value == nil && (len(params) == 0 || string(params) == "null" || string(params) == "{}"):
+		params, value = json.RawMessage(`{}`), map[string]any{}
+	case value == nil:
+		r.noteDecode(a.ID())
+		v, err := schemacheck.DecodeJSON(params)
+		if err != nil {
+			if _, cerr := a.schema(); cerr != nil {
+				return nil, nil, fmt.Errorf("%s: schema: %w", a.ID(), cerr)
+			}
+			issues := invalidJSON(err)
+			return nil, nil, failure.Errorf(CodeInvalidParams, "invalid %s params: %s", a.ID(), FormatIssues(issues)).
+				WithDetails(map[string]any{"issues": issues})
+		}
+		value = v
 	}
-	issues, err := a.Validate(params)
+	issues, err := a.ValidateValue(value)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: schema: %w", a.ID(), err)
 	}
@@ -176,7 +203,9 @@ func (a *Action) invoke(ctx context.Context, env *Env, params json.RawMessage, r
 	if err := loop.blocked(); err != nil {
 		return nil, nil, err
 	}
-	res, err := a.Run(ctx, env, params)
+	henv := *env // the handler's env carries the decoded params (Typed)
+	henv.in = &callParams{raw: params, value: value, reg: r, id: a.ID()}
+	res, err := a.Run(ctx, &henv, params)
 	if err != nil {
 		err = runError(ctx, err)
 		loop.done(nil, err)

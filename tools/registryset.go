@@ -12,6 +12,8 @@ type Registry struct {
 	actions  map[string]*Action
 	byMethod map[string]*Action
 	hooks    []*func(Call)
+	// decodeHooks observe parses of params bytes (callparams.go).
+	decodeHooks []*func(string)
 }
 
 // NewRegistry returns an empty registry.

@@ -40,13 +40,22 @@ func (a *Action) schema() (*compiledSchema, error) {
 // Validate checks params against the action's schema and returns every
 // issue, sorted by path. The root is "/".
 func (a *Action) Validate(params json.RawMessage) ([]SchemaIssue, error) {
+	inst, err := schemacheck.DecodeJSON(params)
+	if err != nil {
+		if _, cerr := a.schema(); cerr != nil {
+			return nil, cerr
+		}
+		return invalidJSON(err), nil
+	}
+	return a.ValidateValue(inst)
+}
+
+// ValidateValue checks params already decoded (as encoding/json decodes
+// into any; numbers as json.Number or float64) against the action's schema.
+func (a *Action) ValidateValue(inst any) ([]SchemaIssue, error) {
 	cs, err := a.schema()
 	if err != nil {
 		return nil, err
-	}
-	inst, err := schemacheck.DecodeJSON(params)
-	if err != nil {
-		return []SchemaIssue{{Path: "", Message: "params are not valid JSON: " + err.Error()}}, nil
 	}
 	errs := cs.s.Validate(inst)
 	if len(errs) == 0 {
@@ -62,6 +71,10 @@ func (a *Action) Validate(params json.RawMessage) ([]SchemaIssue, error) {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out, nil
+}
+
+func invalidJSON(err error) []SchemaIssue {
+	return []SchemaIssue{{Path: "", Message: "params are not valid JSON: " + err.Error()}}
 }
 
 // FormatIssues renders issues as "path: message; ..." for one-line errors.

@@ -31,7 +31,7 @@ func init() {
 		Args:   []string{"path"}, PathParams: []string{"path"},
 		Scope:  "operator.write",
 		Where:  tools.Local,
-		Run:    runEdit,
+		Run:    tools.Typed(runEdit), // params decoded once, by the door
 		Render: renderEdit,
 	})
 }
@@ -44,11 +44,7 @@ type editDetails struct {
 	FirstChangedLine int    `json:"firstChangedLine,omitempty"`
 }
 
-func runEdit(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
-	a, err := decodeArgs(params)
-	if err != nil {
-		return nil, err
-	}
+func runEdit(ctx context.Context, env *tools.Env, a args) (any, error) {
 	p, edits, err := editArgs(a)
 	if err != nil {
 		return nil, err

@@ -4,29 +4,15 @@
 package fs
 
 import (
-	"bytes"
 	"encoding/json"
 	"strings"
 
 	"github.com/openclaw-go/openclaw/tools"
 )
 
-// args is a decoded params object. The schema has already checked the types
-// of the properties it knows.
+// args is a decoded params object (numbers as json.Number), filled by
+// tools.Typed from the value the door decoded and validated.
 type args map[string]any
-
-func decodeArgs(params json.RawMessage) (args, error) {
-	var m args
-	dec := json.NewDecoder(bytes.NewReader(params))
-	dec.UseNumber()
-	if err := dec.Decode(&m); err != nil {
-		return nil, tools.Errorf(tools.CodeInvalidParams, "invalid params: %v", err)
-	}
-	if m == nil {
-		m = args{}
-	}
-	return m, nil
-}
 
 // text returns key's value as a string, flattening structured text blocks.
 func (a args) text(key string) (string, bool) {

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -42,17 +41,13 @@ func init() {
 		Args:   []string{"path"}, PathParams: []string{"path"},
 		Scope:  "operator.write",
 		Where:  tools.Local,
-		Media:  true, // images come with a media reference (--out)
-		Run:    runRead,
+		Media:  true,                 // images come with a media reference (--out)
+		Run:    tools.Typed(runRead), // params decoded once, by the door
 		Render: renderRead,
 	})
 }
 
-func runRead(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
-	a, err := decodeArgs(params)
-	if err != nil {
-		return nil, err
-	}
+func runRead(ctx context.Context, env *tools.Env, a args) (any, error) {
 	p, ok := a.path()
 	if !ok {
 		return nil, missingParams(labelPath)

@@ -3,7 +3,6 @@ package fs
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -29,16 +28,12 @@ func init() {
 		Args:   []string{"path"}, PathParams: []string{"path"},
 		Scope:  "operator.write",
 		Where:  tools.Local,
-		Run:    runWrite,
+		Run:    tools.Typed(runWrite), // params decoded once, by the door
 		Render: renderWrite,
 	})
 }
 
-func runWrite(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
-	a, err := decodeArgs(params)
-	if err != nil {
-		return nil, err
-	}
+func runWrite(ctx context.Context, env *tools.Env, a args) (any, error) {
 	p, okPath := a.path()
 	content, okContent := a.text("content")
 	var missing []string
