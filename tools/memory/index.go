@@ -12,8 +12,9 @@ import (
 )
 
 // schemaVersion changes when the tables or the chunking change; an index of
-// another version is rebuilt from the files (it is derived data).
-const schemaVersion = "1"
+// another version is rebuilt from the files (it is derived data). The
+// embedding cache is kept across rebuilds: it is keyed by chunk content.
+const schemaVersion = "2"
 
 const schemaSQL = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -26,7 +27,7 @@ CREATE INDEX IF NOT EXISTS chunks_path ON chunks(path);
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
   text, content='chunks', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_cjk USING fts5(text, tokenize='trigram');
-`
+` + embeddingCacheSQL
 
 // Index is one agent's memory index: a SQLite file under the state dir
 // mirroring the workspace's memory notes.

@@ -24,6 +24,10 @@ type Hit struct {
 	Score     float64 `json:"score"`
 	Snippet   string  `json:"snippet"`
 	Source    string  `json:"source"`
+	// The two legs' scores, in hybrid mode only (as the original's
+	// merged results carry them).
+	VectorScore *float64 `json:"vectorScore,omitempty"`
+	TextScore   *float64 `json:"textScore,omitempty"`
 }
 
 // queryTerms splits a query into words for the word index and runs of CJK
@@ -77,21 +81,34 @@ func bm25Score(rank float64) float64 {
 	return 1 / (1 + rank)
 }
 
-// Search returns the best chunks for the query, best first: BM25 over the
-// word index (the query's words ORed, as the original), and for CJK runs
-// the trigram index (runs of three or more characters, by their trigrams)
-// or a substring scan (shorter runs). A chunk found by both keeps its best
-// score.
+// Search ranks by keywords alone (no embeddings provider): BM25 over the
+// word index and the CJK trigram index, minScore cut, best first.
 func (ix *Index) Search(ctx context.Context, query string, maxResults int, minScore float64) ([]Hit, error) {
 	query = strings.TrimSpace(query)
-	hits := []Hit{}
 	if query == "" {
-		return hits, nil
+		return []Hit{}, nil
 	}
 	if maxResults <= 0 {
 		maxResults = defaultMaxResults
 	}
-	limit := min(200, max(1, maxResults*candidateMultiplier))
+	best, err := ix.keywordHits(ctx, query, min(200, max(1, maxResults*candidateMultiplier)))
+	if err != nil {
+		return nil, err
+	}
+	hits := []Hit{}
+	for _, h := range best {
+		if h.Score >= minScore {
+			hits = append(hits, *h)
+		}
+	}
+	return cut(sortHits(hits), maxResults), nil
+}
+
+// keywordHits is the keyword leg: BM25 over the word index (the query's
+// words ORed, as the original), and for CJK runs the trigram index (runs
+// of three or more characters, by their trigrams) or a substring scan
+// (shorter runs). A chunk found by both keeps its best score.
+func (ix *Index) keywordHits(ctx context.Context, query string, limit int) (map[int64]*Hit, error) {
 	words, runs := queryTerms(query)
 	best := map[int64]*Hit{}
 	add := func(id int64, h Hit) {
@@ -137,24 +154,30 @@ func (ix *Index) Search(ctx context.Context, query string, maxResults int, minSc
 			return nil, err
 		}
 	}
-	for _, h := range best {
-		if h.Score >= minScore {
-			hits = append(hits, *h)
-		}
+	return best, nil
+}
+
+// sortHits orders best first, then by path and line for a stable order.
+func sortHits(hits []Hit) []Hit {
+	sort.SliceStable(hits, func(i, j int) bool { return hitLess(&hits[i], &hits[j]) })
+	return hits
+}
+
+func hitLess(a, b *Hit) bool {
+	if a.Score != b.Score {
+		return a.Score > b.Score
 	}
-	sort.SliceStable(hits, func(i, j int) bool {
-		if hits[i].Score != hits[j].Score {
-			return hits[i].Score > hits[j].Score
-		}
-		if hits[i].Path != hits[j].Path {
-			return hits[i].Path < hits[j].Path
-		}
-		return hits[i].StartLine < hits[j].StartLine
-	})
-	if len(hits) > maxResults {
-		hits = hits[:maxResults]
+	if a.Path != b.Path {
+		return a.Path < b.Path
 	}
-	return hits, nil
+	return a.StartLine < b.StartLine
+}
+
+func cut(hits []Hit, n int) []Hit {
+	if len(hits) > n {
+		return hits[:n]
+	}
+	return hits
 }
 
 func (ix *Index) collect(ctx context.Context, q, match string, limit int, add func(int64, Hit)) error {

@@ -2,8 +2,11 @@
 // memory/**/*.md of the agent workspace, indexed into a per-agent SQLite
 // FTS5 file under the state dir (<state>/memory/<agent>.sqlite, as the
 // original). Every search first re-reads the notes whose size or mtime
-// changed, so an edited note is found at once. Ranking is BM25 only:
-// embeddings are not implemented, and their absence is never an error.
+// changed, so an edited note is found at once. Ranking is hybrid (cosine
+// over embeddings merged with BM25, §9.3 of the spec) when an embeddings
+// provider is configured or has a key, and BM25 alone otherwise: the
+// absence or failure of embeddings is never an error, and the result says
+// which mode ran.
 //
 // The package is imported only through tools/all; the SQLite driver is
 // linked into the binary already (store), and the index is opened only by
@@ -15,7 +18,9 @@ import (
 	_ "embed"
 	"os"
 	"path/filepath"
+	"strings"
 
+	"github.com/openclaw-go/openclaw/agent/providers"
 	"github.com/openclaw-go/openclaw/tools"
 )
 
@@ -31,11 +36,12 @@ var (
 func init() {
 	tools.Register(&tools.Action{
 		Tool:    "memory_search",
-		Summary: "Search MEMORY.md and memory/*.md of the agent workspace (BM25)",
+		Summary: "Search MEMORY.md and memory/*.md of the agent workspace (hybrid or BM25)",
 		Description: "Before answering anything about prior work, decisions, dates, people, " +
 			"preferences, or todos: run memory_search; then use memory_get to pull only the " +
-			"needed lines. Results name the file and line range. Keyword ranking (BM25) only: " +
-			"embeddings are not used.",
+			"needed lines. Results name the file and line range. Ranking is hybrid (embeddings " +
+			"and BM25) when an embeddings provider is configured, keyword-only (BM25) otherwise; " +
+			"`mode` says which ran.",
 		Examples: []string{
 			"openclaw memory search 'budget meeting'",
 			"openclaw memory search 预算 --max-results 3",
@@ -64,8 +70,9 @@ func init() {
 	tools.Register(&tools.Action{
 		Tool:    "memory_index",
 		Summary: "Bring the memory index up to date (searches do this by themselves)",
-		Description: "Re-reads the notes whose size or mtime changed and drops deleted ones; " +
-			"--force rebuilds the index from scratch.",
+		Description: "Re-reads the notes whose size or mtime changed and drops deleted ones, " +
+			"and embeds the chunks that have no vector yet when an embeddings provider is " +
+			"configured; --force rebuilds the index from scratch (cached vectors are kept).",
 		Examples: []string{"openclaw memory index", "openclaw memory index --force"},
 		Schema:   indexSchema,
 		Scope:    "operator.write",
@@ -107,25 +114,29 @@ func validAgentID(id string) bool {
 	return true
 }
 
-// openIndex opens the calling agent's index.
-func openIndex(ctx context.Context, env *tools.Env) (*Index, error) {
-	if !env.Config.Bool("agents.defaults.memorySearch.enabled", true) {
-		return nil, tools.Errorf(tools.CodeDenied,
-			"memory search is disabled (agents.defaults.memorySearch.enabled is false)")
-	}
+// openIndex opens the calling agent's index with its merged settings.
+func openIndex(ctx context.Context, env *tools.Env) (*Index, *settings, error) {
 	agent := env.AgentID()
 	if !validAgentID(agent) {
-		return nil, tools.Errorf(tools.CodeInvalidParams, "memory: invalid agent id %q", agent)
+		return nil, nil, tools.Errorf(tools.CodeInvalidParams, "memory: invalid agent id %q", agent)
+	}
+	st, err := loadSettings(env.Config, agent)
+	if err != nil {
+		return nil, nil, tools.Errorf(tools.CodeInvalidParams, "%w", err)
+	}
+	if !st.enabled() {
+		return nil, nil, tools.Errorf(tools.CodeDenied,
+			"memory search is disabled (agents.defaults.memorySearch.enabled is false)")
 	}
 	if env.StateDir == "" {
-		return nil, tools.Errorf(tools.CodeFailed, "memory: no state dir")
+		return nil, nil, tools.Errorf(tools.CodeFailed, "memory: no state dir")
 	}
-	path := dbPath(env.StateDir, tools.ExpandHome(env.Config.String("agents.defaults.memorySearch.store.path", "")), agent)
+	path := dbPath(env.StateDir, tools.ExpandHome(st.Store.Path), agent)
 	ix, err := Open(ctx, path, workspace(env))
 	if err != nil {
-		return nil, tools.Errorf(tools.CodeFailed, "%w", err)
+		return nil, nil, tools.Errorf(tools.CodeFailed, "%w", err)
 	}
-	return ix, nil
+	return ix, st, nil
 }
 
 type searchParams struct {
@@ -134,61 +145,137 @@ type searchParams struct {
 	MinScore   *float64 `json:"minScore"`
 }
 
-// embeddingNote says, in the result, that ranking is keyword-only and why
-// (the later original's debug.embeddingBootstrap).
+// embeddingNote says how the embeddings provider came up (the later
+// original's debug.embeddingBootstrap): ok, or why ranking degraded to
+// keywords.
 type embeddingNote struct {
 	OK         bool   `json:"ok"`
 	Provider   string `json:"provider"`
-	Reason     string `json:"reason"`
-	DegradedTo string `json:"degradedTo"`
+	Reason     string `json:"reason,omitempty"`
+	DegradedTo string `json:"degradedTo,omitempty"`
+}
+
+// fallbackNote is present only when a configured provider failed and the
+// search fell back to keywords.
+type fallbackNote struct {
+	From   string `json:"from"`
+	To     string `json:"to"`
+	Reason string `json:"reason"`
 }
 
 type searchResult struct {
-	Results  []Hit  `json:"results"`
-	Provider string `json:"provider"`
-	Mode     string `json:"mode"`
+	Results  []Hit         `json:"results"`
+	Provider string        `json:"provider"`
+	Model    string        `json:"model,omitempty"`
+	Mode     string        `json:"mode"` // hybrid, vector-only or keyword-only
+	Fallback *fallbackNote `json:"fallback,omitempty"`
+	Warning  string        `json:"warning,omitempty"`
 	Debug    struct {
 		EmbeddingBootstrap embeddingNote `json:"embeddingBootstrap"`
+		Embedded           int           `json:"embedded"` // chunks embedded by this call
 	} `json:"debug"`
 }
 
 func runSearch(ctx context.Context, env *tools.Env, p searchParams) (any, error) {
-	maxResults := env.Config.Int("agents.defaults.memorySearch.query.maxResults", defaultMaxResults)
-	if p.MaxResults != nil {
-		maxResults = int(*p.MaxResults)
-	}
-	// The original's 0.35 cut assumes hybrid scores; BM25 alone scores by
-	// corpus size (a word in half of three notes scores ~0), so without
-	// embeddings nothing is cut unless asked.
-	minScore := 0.0
-	if v, ok := env.Config.Get("agents.defaults.memorySearch.query.minScore"); ok {
-		if f, ok := v.(float64); ok {
-			minScore = f
-		}
-	}
-	if p.MinScore != nil {
-		minScore = *p.MinScore
-	}
-	minScore = min(1, max(0, minScore))
-	ix, err := openIndex(ctx, env)
+	ix, st, err := openIndex(ctx, env)
 	if err != nil {
 		return nil, err
 	}
 	defer ix.Close()
+	maxResults := defaultMaxResults
+	if st.Query.MaxResults != nil {
+		maxResults = int(*st.Query.MaxResults)
+	}
+	if p.MaxResults != nil {
+		maxResults = int(*p.MaxResults)
+	}
 	if _, err := ix.Sync(ctx); err != nil {
 		return nil, tools.Errorf(tools.CodeFailed, "memory search: %w", err)
 	}
-	hits, err := ix.Search(ctx, p.Query, maxResults, minScore)
+	res := searchResult{Results: []Hit{}, Provider: "none", Mode: "keyword-only"}
+	emb, reason, cfgErr := resolveEmbedder(env, st)
+	switch {
+	case cfgErr != nil:
+		res.Warning = cfgErr.Error() + "; using keyword-only results"
+		reason = cfgErr.Error()
+	case emb != nil:
+		res.Provider, res.Model = emb.Provider(), emb.Model()
+	}
+	var qvec []float32
+	if emb != nil && strings.TrimSpace(p.Query) != "" {
+		es, err := ix.embedMissing(ctx, emb, st.keepOrphans())
+		res.Debug.Embedded = es.Embedded
+		if err == nil {
+			qvec, err = emb.EmbedQuery(ctx, strings.TrimSpace(p.Query))
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, tools.Errorf(tools.CodeInterrupted, "memory search: %w", ctx.Err())
+			}
+			// The provider failed: keywords still answer; say so.
+			qvec = nil
+			reason = err.Error()
+			res.Fallback = &fallbackNote{From: emb.Provider(), To: "keyword-only", Reason: reason}
+			res.Warning = "embeddings unavailable (" + reason + "); using keyword-only results"
+		}
+	}
+	if qvec != nil {
+		h := st.hybrid()
+		res.Mode = "hybrid"
+		if !h.enabled {
+			res.Mode = "vector-only"
+		}
+		res.Results, err = ix.HybridSearch(ctx, p.Query, qvec, emb.Key(), maxResults, minScore(p, st, 0.35), h)
+		res.Debug.EmbeddingBootstrap = embeddingNote{OK: true, Provider: emb.Provider()}
+	} else {
+		// The original's 0.35 cut assumes hybrid scores; BM25 alone scores
+		// by corpus size (a word in half of three notes scores ~0), so
+		// keyword-only cuts nothing unless asked.
+		res.Results, err = ix.Search(ctx, p.Query, maxResults, minScore(p, st, 0))
+		res.Debug.EmbeddingBootstrap = embeddingNote{Provider: res.Provider, Reason: reason, DegradedTo: "keyword-only"}
+	}
 	if err != nil {
 		return nil, tools.Errorf(tools.CodeFailed, "%w", err)
 	}
-	res := searchResult{Results: hits, Provider: "none", Mode: "keyword-only"}
-	reason := "embeddings are not implemented in this build; ranking is BM25 over SQLite FTS5"
-	if prov := env.Config.String("agents.defaults.memorySearch.provider", "auto"); prov != "auto" && prov != "" {
-		reason = "memorySearch.provider " + prov + " is ignored: " + reason
-	}
-	res.Debug.EmbeddingBootstrap = embeddingNote{Provider: "none", Reason: reason, DegradedTo: "keyword-only"}
 	return tools.JSONResult(res)
+}
+
+// minScore is the call's minScore, else query.minScore, else def; 0..1.
+func minScore(p searchParams, st *settings, def float64) float64 {
+	m := def
+	if st.Query.MinScore != nil {
+		m = *st.Query.MinScore
+	}
+	if p.MinScore != nil {
+		m = *p.MinScore
+	}
+	return min(1, max(0, m))
+}
+
+// resolveEmbedder is the agent's embeddings client, or nil and why not.
+// cfgErr is a configuration mistake (an unknown provider): reported as a
+// warning, never a failure of the search.
+func resolveEmbedder(env *tools.Env, st *settings) (emb *providers.Embedder, reason string, cfgErr error) {
+	s, reason, err := providers.ResolveEmbeddings(env.Config, st.embeddingConfig())
+	if err != nil || s == nil {
+		return nil, reason, err
+	}
+	emb, err = providers.NewEmbedder(*s)
+	if err != nil {
+		return nil, "", err
+	}
+	return emb, "", nil
+}
+
+// keepOrphans is how many vectors of vanished chunks the cache keeps.
+func (s *settings) keepOrphans() int {
+	if s.Cache.Enabled != nil && !*s.Cache.Enabled {
+		return 0
+	}
+	if s.Cache.MaxEntries != nil && *s.Cache.MaxEntries >= 0 {
+		return *s.Cache.MaxEntries
+	}
+	return defaultOrphanVectors
 }
 
 type getParams struct {
@@ -203,7 +290,11 @@ type getResult struct {
 }
 
 func runGet(ctx context.Context, env *tools.Env, p getParams) (any, error) {
-	if !env.Config.Bool("agents.defaults.memorySearch.enabled", true) {
+	st, err := loadSettings(env.Config, env.AgentID())
+	if err != nil {
+		return nil, tools.Errorf(tools.CodeInvalidParams, "%w", err)
+	}
+	if !st.enabled() {
 		return nil, tools.Errorf(tools.CodeDenied,
 			"memory search is disabled (agents.defaults.memorySearch.enabled is false)")
 	}
@@ -247,11 +338,15 @@ type indexParams struct {
 type indexResult struct {
 	Path string `json:"path"`
 	SyncStats
-	Workspace string `json:"workspace"`
+	Workspace  string      `json:"workspace"`
+	Provider   string      `json:"provider"`
+	Model      string      `json:"model,omitempty"`
+	Embeddings *EmbedStats `json:"embeddings,omitempty"`
+	Warning    string      `json:"warning,omitempty"`
 }
 
 func runIndex(ctx context.Context, env *tools.Env, p indexParams) (any, error) {
-	ix, err := openIndex(ctx, env)
+	ix, st, err := openIndex(ctx, env)
 	if err != nil {
 		return nil, err
 	}
@@ -261,9 +356,27 @@ func runIndex(ctx context.Context, env *tools.Env, p indexParams) (any, error) {
 			return nil, tools.Errorf(tools.CodeFailed, "memory index: %w", err)
 		}
 	}
-	st, err := ix.Sync(ctx)
+	ss, err := ix.Sync(ctx)
 	if err != nil {
 		return nil, tools.Errorf(tools.CodeFailed, "memory index: %w", err)
 	}
-	return tools.JSONResult(indexResult{Path: ix.path, SyncStats: st, Workspace: ix.root})
+	res := indexResult{Path: ix.path, SyncStats: ss, Workspace: ix.root, Provider: "none"}
+	emb, reason, cfgErr := resolveEmbedder(env, st)
+	switch {
+	case cfgErr != nil:
+		res.Warning = cfgErr.Error() + "; indexed for keyword search only"
+	case emb == nil:
+		res.Warning = reason + "; indexed for keyword search only"
+	default:
+		res.Provider, res.Model = emb.Provider(), emb.Model()
+		es, err := ix.embedMissing(ctx, emb, st.keepOrphans())
+		res.Embeddings = &es
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, tools.Errorf(tools.CodeInterrupted, "memory index: %w", ctx.Err())
+			}
+			res.Warning = "embeddings: " + err.Error() + "; the chunks not embedded are found by keyword only"
+		}
+	}
+	return tools.JSONResult(res)
 }
