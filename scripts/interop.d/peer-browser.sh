@@ -1,0 +1,46 @@
+# The original CLI's `openclaw browser …` against our gateway. Each verb of the original
+# sends one browser.request {method, path, query?, body?, timeoutMs} naming a route of its
+# browser control API (GET /, POST /start, POST /tabs/open, GET /snapshot, POST /act, ...);
+# ours runs the matching browser action on real Chromium and answers the route's JSON.
+# Sourced by scripts/interop.sh: $url, $token, $work, $bin, P, free_port, wait_ready, check*.
+
+bport=$(free_port)
+mkdir -p "$work/bpages"
+cat >"$work/bpages/index.html" <<'EOF'
+<!doctype html>
+<title>Interop page</title>
+<h1>Interop</h1>
+<button id=b onclick="this.textContent = 'Clicked'">Press me</button>
+EOF
+(cd "$work/bpages" && exec python3 -m http.server --bind 127.0.0.1 "$bport") >/dev/null 2>&1 &
+pids+=($!)
+wait_ready "http://127.0.0.1:$bport/index.html" 10 || echo "browser test page server did not start" >&2
+
+# Our gateway's browser: headless, noSandbox as root, private network allowed for the
+# local page, a free CDP port. The tool policy (tools.profile may be coding by now)
+# must let the browser tool run: alsoAllow adds it without touching the profile.
+bns=false
+[ "$(id -u)" = 0 ] && bns=true
+bhash=$(P gateway call config.get --url "$url" --token "$token" --json 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["hash"])')
+check "peer: config.patch browser section (headless, local page allowed)" 'd.get("ok") is True and d["config"]["browser"]["headless"] is True' \
+  P gateway call config.patch --url "$url" --token "$token" --json --params \
+  "{\"raw\":\"{browser:{headless:true,noSandbox:$bns,ssrfPolicy:{dangerouslyAllowPrivateNetwork:true},profiles:{openclaw:{cdpPort:$(free_port)}}},tools:{alsoAllow:['browser']}}\",\"baseHash\":\"$bhash\"}"
+
+B() { P browser --url "$url" --token "$token" "$@"; }
+check "peer: browser status (browser.request GET /)" \
+  'd["profile"] == "openclaw" and d["enabled"] is True and d["transport"] == "cdp" and d["running"] is False' B --json status
+checktext "peer: browser start (POST /start, then GET /)" '"browser [openclaw] running: true" in t' B start
+check "peer: browser open <local page> (POST /tabs/open)" \
+  'd["url"] == "http://127.0.0.1:'"$bport"'/index.html" and len(d["targetId"]) > 0' B --json open "http://127.0.0.1:$bport/index.html"
+checktext "peer: browser snapshot (GET /snapshot)" '"- heading \"Interop\" [level=1] [ref=" in t and "- button \"Press me\" [ref=" in t' B snapshot
+bref=$(B --json snapshot 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin); print(next(k for k,v in d["refs"].items() if v["role"] == "button"))' 2>/dev/null)
+checktext "peer: browser click <ref> (POST /act {kind:click})" '"clicked ref '"$bref"' on http://127.0.0.1:" in t' B click "$bref"
+check "peer: the click changed the page (POST /act {kind:evaluate})" 'd == "Clicked"' \
+  B evaluate --fn '() => document.getElementById("b").textContent'
+# A route we do not serve answers the original's 404 shape; its doctor reports it and fails.
+checkfail "peer: browser doctor → unknown route GET /doctor (INVALID_REQUEST, Not Found)" \
+  'd["ok"] is False and d["checks"][0]["name"] == "gateway" and "Not Found: no browser route GET /doctor" in d["checks"][0]["detail"]' \
+  B --json doctor
+checktext "peer: browser stop (POST /stop)" '"browser [openclaw] running: false" in t' B stop
+# Whatever failed above, leave no Chromium behind (it is detached from the gateway).
+OPENCLAW_STATE_DIR="$work/ours" "$bin" browser stop >/dev/null 2>&1
