@@ -9,8 +9,9 @@ import (
 	"golang.org/x/text/width"
 )
 
-// displayWidth counts East Asian wide and fullwidth runes as two columns.
-func displayWidth(s string) int {
+// wideWidth is the tests' own count: East Asian wide and fullwidth runes
+// take two columns, others one.
+func wideWidth(s string) int {
 	n := 0
 	for _, r := range s {
 		switch width.LookupRune(r).Kind() {
@@ -45,7 +46,7 @@ func TestTableAlignsCJKAndEmoji(t *testing.T) {
 		if i < 0 {
 			t.Fatalf("no column gap in %q", l)
 		}
-		start := displayWidth(l[:i+2]) // the text before the last column
+		start := wideWidth(l[:i+2]) // the text before the last column
 		if col == -1 {
 			col = start
 		} else if start != col {
@@ -82,7 +83,7 @@ func TestTableFitsTerminalWidth(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
 	for _, l := range lines {
-		if w := displayWidth(l); w > 30 {
+		if w := wideWidth(l); w > 30 {
 			t.Errorf("line of %d columns on a 30-column terminal: %q", w, l)
 		}
 	}
