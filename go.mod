@@ -47,3 +47,7 @@ require (
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
 )
+
+replace codeberg.org/readeck/go-readability/v2 => ./third_party/codeberg.org/readeck/go-readability/v2
+
+replace github.com/ledongthuc/pdf => ./third_party/github.com/ledongthuc/pdf

@@ -4,6 +4,11 @@
 //
 //	clibench -n 20 -label "tools list" -- openclaw tools list --json
 //	clibench -tty -- openclaw tools list    # stdout and stderr on a PTY
+//	clibench -n 30 -vs old/openclaw -- new/openclaw tools list --json
+//
+// With -vs, the other binary runs the same arguments in alternation (paired
+// runs share the machine's load) and both medians are printed with the
+// median of the paired differences.
 package main
 
 import (
@@ -22,6 +27,7 @@ func main() {
 	n := flag.Int("n", 20, "runs")
 	label := flag.String("label", "", "label to print (default: the command)")
 	tty := flag.Bool("tty", false, "run with stdout and stderr on a pseudo-terminal (human output)")
+	vs := flag.String("vs", "", "another binary to run with the same arguments, alternating (paired runs)")
 	flag.Parse()
 	args := flag.Args()
 	if len(args) == 0 {
@@ -31,23 +37,46 @@ func main() {
 	if *label == "" {
 		*label = fmt.Sprint(args)
 	}
-	ts := make([]time.Duration, 0, *n)
-	for i := 0; i < *n; i++ {
-		cmd := exec.Command(args[0], args[1:]...)
+	once := func(bin string) time.Duration {
+		cmd := exec.Command(bin, args[1:]...)
 		t0 := time.Now()
 		if err := run(cmd, *tty); err != nil {
-			fmt.Fprintf(os.Stderr, "clibench: %s: %v\n", *label, err)
+			fmt.Fprintf(os.Stderr, "clibench: %s (%s): %v\n", *label, bin, err)
 			os.Exit(1)
 		}
-		ts = append(ts, time.Since(t0))
-	}
-	sort.Slice(ts, func(i, j int) bool { return ts[i] < ts[j] })
-	med := ts[len(ts)/2]
-	if len(ts)%2 == 0 {
-		med = (ts[len(ts)/2-1] + ts[len(ts)/2]) / 2
+		return time.Since(t0)
 	}
 	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-	fmt.Printf("%-42s median %6.2f ms  min %6.2f ms  max %6.2f ms  (%d runs)\n", *label, ms(med), ms(ts[0]), ms(ts[len(ts)-1]), len(ts))
+	if *vs != "" {
+		var a, b, diff []time.Duration
+		for i := 0; i < *n; i++ {
+			var ta, tb time.Duration
+			if i%2 == 0 { // alternate which goes first
+				ta, tb = once(*vs), once(args[0])
+			} else {
+				tb, ta = once(args[0]), once(*vs)
+			}
+			a, b, diff = append(a, ta), append(b, tb), append(diff, tb-ta)
+		}
+		fmt.Printf("%-42s %s median %6.2f ms | %s median %6.2f ms | paired diff median %+6.2f ms  (%d pairs)\n",
+			*label, *vs, ms(median(a)), args[0], ms(median(b)), ms(median(diff)), *n)
+		return
+	}
+	ts := make([]time.Duration, 0, *n)
+	for i := 0; i < *n; i++ {
+		ts = append(ts, once(args[0]))
+	}
+	sort.Slice(ts, func(i, j int) bool { return ts[i] < ts[j] })
+	fmt.Printf("%-42s median %6.2f ms  min %6.2f ms  max %6.2f ms  (%d runs)\n", *label, ms(median(ts)), ms(ts[0]), ms(ts[len(ts)-1]), len(ts))
+}
+
+// median of ts (sorted in place).
+func median(ts []time.Duration) time.Duration {
+	sort.Slice(ts, func(i, j int) bool { return ts[i] < ts[j] })
+	if len(ts)%2 == 0 {
+		return (ts[len(ts)/2-1] + ts[len(ts)/2]) / 2
+	}
+	return ts[len(ts)/2]
 }
 
 // run runs cmd to completion, on a PTY (output drained) when tty is set.
