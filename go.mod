@@ -51,3 +51,5 @@ require (
 replace codeberg.org/readeck/go-readability/v2 => ./third_party/codeberg.org/readeck/go-readability/v2
 
 replace github.com/ledongthuc/pdf => ./third_party/github.com/ledongthuc/pdf
+
+replace golang.org/x/net => ./third_party/golang.org/x/net
