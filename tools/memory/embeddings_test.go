@@ -468,3 +468,45 @@ func TestGeminiBatchEmbedContents(t *testing.T) {
 		}
 	}
 }
+
+func TestVectorsOfDeletedNotesAreKeptUpToMaxEntries(t *testing.T) {
+	noEmbeddingKeys(t)
+	for _, tc := range []struct {
+		name  string
+		cache map[string]any
+		want  int // requests when the deleted note comes back unchanged
+	}{
+		{"default keeps them", nil, 0},
+		{"maxEntries 0 drops them", map[string]any{"maxEntries": 0}, 1},
+		{"cache disabled drops them", map[string]any{"enabled": false}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := newEmbedServer(t)
+			env, ws := newEnv(t, garageNotes())
+			ms := map[string]any{"provider": "openai", "remote": map[string]any{"baseUrl": srv.URL + "/v1", "apiKey": "k"}}
+			if tc.cache != nil {
+				ms["cache"] = tc.cache
+			}
+			withMemorySearch(env, ms)
+			if _, err := invoke(t, env, "memory_index", map[string]any{}); err != nil {
+				t.Fatal(err)
+			}
+			body, err := os.ReadFile(filepath.Join(ws, "memory", "garage.md"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			os.Remove(filepath.Join(ws, "memory", "garage.md"))
+			if _, err := invoke(t, env, "memory_index", map[string]any{}); err != nil {
+				t.Fatal(err)
+			}
+			srv.take()
+			writeNote(t, ws, "memory/garage.md", string(body))
+			if _, err := invoke(t, env, "memory_index", map[string]any{}); err != nil {
+				t.Fatal(err)
+			}
+			if reqs, _ := srv.take(); reqs != tc.want {
+				t.Fatalf("restored note: %d requests, want %d", reqs, tc.want)
+			}
+		})
+	}
+}

@@ -14,7 +14,7 @@ import (
 // schemaVersion changes when the tables or the chunking change; an index of
 // another version is rebuilt from the files (it is derived data). The
 // embedding cache is kept across rebuilds: it is keyed by chunk content.
-const schemaVersion = "2"
+const schemaVersion = "3"
 
 const schemaSQL = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -24,6 +24,7 @@ CREATE TABLE IF NOT EXISTS chunks (
   id INTEGER PRIMARY KEY, path TEXT NOT NULL, start_line INTEGER NOT NULL,
   end_line INTEGER NOT NULL, hash TEXT NOT NULL, text TEXT NOT NULL, cjk INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS chunks_path ON chunks(path);
+CREATE INDEX IF NOT EXISTS chunks_hash ON chunks(hash);
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
   text, content='chunks', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_cjk USING fts5(text, tokenize='trigram');

@@ -189,7 +189,8 @@ func runSearch(ctx context.Context, env *tools.Env, p searchParams) (any, error)
 	if p.MaxResults != nil {
 		maxResults = int(*p.MaxResults)
 	}
-	if _, err := ix.Sync(ctx); err != nil {
+	ss, err := ix.Sync(ctx)
+	if err != nil {
 		return nil, tools.Errorf(tools.CodeFailed, "memory search: %w", err)
 	}
 	res := searchResult{Results: []Hit{}, Provider: "none", Mode: "keyword-only"}
@@ -203,7 +204,7 @@ func runSearch(ctx context.Context, env *tools.Env, p searchParams) (any, error)
 	}
 	var qvec []float32
 	if emb != nil && strings.TrimSpace(p.Query) != "" {
-		es, err := ix.embedMissing(ctx, emb, st.keepOrphans())
+		es, err := ix.embedMissing(ctx, emb, ss.Indexed+ss.Removed > 0, st.keepOrphans())
 		res.Debug.Embedded = es.Embedded
 		if err == nil {
 			qvec, err = emb.EmbedQuery(ctx, strings.TrimSpace(p.Query))
@@ -369,7 +370,7 @@ func runIndex(ctx context.Context, env *tools.Env, p indexParams) (any, error) {
 		res.Warning = reason + "; indexed for keyword search only"
 	default:
 		res.Provider, res.Model = emb.Provider(), emb.Model()
-		es, err := ix.embedMissing(ctx, emb, st.keepOrphans())
+		es, err := ix.embedMissing(ctx, emb, true, st.keepOrphans())
 		res.Embeddings = &es
 		if err != nil {
 			if ctx.Err() != nil {

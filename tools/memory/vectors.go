@@ -37,7 +37,8 @@ type EmbedStats struct {
 // embedMissing embeds the chunks that have no vector for emb's model yet,
 // batch by batch; each batch is stored as it arrives, so a failure later
 // keeps what was done. No transaction is held while the provider works.
-func (ix *Index) embedMissing(ctx context.Context, emb *providers.Embedder, keepOrphans int) (EmbedStats, error) {
+// prune (after a sync that changed notes) drops old orphaned vectors.
+func (ix *Index) embedMissing(ctx context.Context, emb *providers.Embedder, prune bool, keepOrphans int) (EmbedStats, error) {
 	var st EmbedStats
 	model := emb.Key()
 	rows, err := ix.db.QueryContext(ctx, `SELECT c.hash, MIN(c.text) FROM chunks c
@@ -69,6 +70,9 @@ func (ix *Index) embedMissing(ctx context.Context, emb *providers.Embedder, keep
 		if err != nil {
 			return st, err
 		}
+	}
+	if !prune && st.Embedded == 0 {
+		return st, nil
 	}
 	n, err := ix.pruneVectors(ctx, keepOrphans)
 	st.Pruned = n
