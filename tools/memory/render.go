@@ -11,6 +11,9 @@ import (
 // renderSearch prints one block per hit: where, score, and the snippet's
 // first lines.
 func renderSearch(w io.Writer, res gjson.Result) error {
+	if warn := res.Get("details.warning").String(); warn != "" {
+		fmt.Fprintln(w, "warning: "+warn)
+	}
 	hits := res.Get("details.results").Array()
 	if len(hits) == 0 {
 		_, err := fmt.Fprintln(w, "No matches.")
@@ -38,5 +41,21 @@ func renderSearch(w io.Writer, res gjson.Result) error {
 // renderGet prints the lines as they are.
 func renderGet(w io.Writer, res gjson.Result) error {
 	_, err := fmt.Fprintln(w, res.Get("details.text").String())
+	return err
+}
+
+// renderIndex prints what the sync did and how the chunks are searchable.
+func renderIndex(w io.Writer, res gjson.Result) error {
+	d := res.Get("details")
+	fmt.Fprintf(w, "%d notes: %d indexed (%d chunks), %d unchanged, %d removed\n", d.Get("files").Int(),
+		d.Get("indexed").Int(), d.Get("chunks").Int(), d.Get("unchanged").Int(), d.Get("removed").Int())
+	if e := d.Get("embeddings"); e.Exists() {
+		fmt.Fprintf(w, "embeddings %s/%s: %d chunks embedded in %d requests\n", d.Get("provider").String(),
+			d.Get("model").String(), e.Get("embedded").Int(), e.Get("requests").Int())
+	}
+	if warn := d.Get("warning").String(); warn != "" {
+		fmt.Fprintln(w, "warning: "+warn)
+	}
+	_, err := fmt.Fprintln(w, "index: "+d.Get("path").String())
 	return err
 }

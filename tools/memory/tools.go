@@ -78,6 +78,7 @@ func init() {
 		Scope:    "operator.write",
 		Where:    tools.Local,
 		Run:      tools.Typed(runIndex),
+		Render:   renderIndex,
 	})
 }
 
