@@ -16,8 +16,6 @@ import (
 	"github.com/openclaw-go/openclaw/tools"
 )
 
-var refPattern = regexp.MustCompile(`^e[0-9]{1,9}$`)
-
 // normRef accepts the spellings the original's parsers accept: e12, @e12,
 // ref=e12 and a bare number.
 func normRef(r string) string {
@@ -28,24 +26,11 @@ func normRef(r string) string {
 	return r
 }
 
-// element resolves a ref to its element through the page's ref attribute.
-// A ref whose element is gone fails with the advice to snapshot again.
+// element resolves a ref to its element through the page's ref attribute
+// (in frames and open shadow roots too, see resolveRef). A ref whose
+// element is gone fails with the advice to snapshot again.
 func element(pg *rod.Page, ref string) (*rod.Element, error) {
-	r := normRef(ref)
-	if !refPattern.MatchString(r) {
-		return nil, tools.Errorf(tools.CodeInvalidParams, "invalid ref %q: use a ref like e12 from `openclaw browser snapshot`", ref)
-	}
-	els, err := pg.Elements(fmt.Sprintf(`[%s=%q]`, refAttr, r))
-	if err != nil {
-		return nil, tools.Errorf(tools.CodeFailed, "ref %s: %v", r, err)
-	}
-	switch len(els) {
-	case 0:
-		return nil, tools.Errorf(tools.CodeNotFound, "Unknown ref %q: its element is gone (or the page navigated). Run a new snapshot and use a ref from that snapshot.", r)
-	case 1:
-		return els[0], nil
-	}
-	return nil, tools.Errorf(tools.CodeFailed, "ref %q matched %d elements. Run a new snapshot and use a ref from that snapshot.", r, len(els))
+	return resolveRef(pg, normRef(ref))
 }
 
 // actionable scrolls el into view and waits until it is visible, enabled

@@ -270,18 +270,7 @@ func init() {
 			}
 			return tools.JSONResult(map[string]any{"ok": true, "targetId": string(pg.TargetID)})
 		})})
-	reg(&tools.Action{Verb: "snapshot", Summary: "The page's accessibility tree with element refs (e12) for act",
-		Description: "Refs stay bound to their elements across snapshots and processes until the element goes " +
-			"away or the page navigates; a gone element's ref fails with the advice to snapshot again.",
-		Examples: []string{"openclaw browser snapshot", "openclaw browser snapshot --interactive", "openclaw browser snapshot --max-chars 2000"},
-		Schema: schema(`"format":{"type":"string","enum":["ai","aria"],"description":"ai (default): role tree with refs; aria: the raw accessibility tree"}`,
-			`"snapshotFormat":{"type":"string","enum":["ai","aria"],"description":"Alias of format"}`,
-			`"interactive":{"type":"boolean","description":"Only interactive elements, as a flat list"}`,
-			`"maxChars":{"type":"integer","minimum":0,"description":"Cut at a line boundary past this many characters (default 40000; 0 = no cap)"}`,
-			`"limit":{"type":"integer","minimum":1,"maximum":2000,"description":"aria format: at most this many nodes (default 500)"}`,
-			propTimeout),
-		Render: renderText,
-		Run:    withSession(snapshotAction)})
+	reg(snapshotDef())
 	reg(&tools.Action{Verb: "screenshot", Summary: "Capture the tab (or an element) as an image, stored as media", Media: true,
 		Schema: schema(`"fullPage":{"type":"boolean"}`, propRef, `"type":{"type":"string","enum":["png","jpeg"]}`, propTimeout),
 		Render: renderText,
@@ -357,48 +346,6 @@ func navigate(ctx context.Context, s *session, pg *rod.Page, u string, ms int) (
 		}
 	}
 	return info.URL, nil
-}
-
-func snapshotAction(ctx context.Context, env *tools.Env, s *session, p params) (any, error) {
-	format := firstNonEmpty(p.Format, p.SnapshotFormat, "ai")
-	if format != "ai" && format != "aria" {
-		return nil, tools.Errorf(tools.CodeInvalidParams, "unknown snapshot format %q (ai, aria)", format)
-	}
-	pg, err := s.page(p.TargetID)
-	if err != nil {
-		return nil, err
-	}
-	limit := p.Limit
-	if limit <= 0 {
-		limit = 500
-	}
-	limit = min(limit, 2000)
-	sctx, cancel := context.WithTimeout(ctx, timeout(p.TimeoutMs, 20000, 500, 120000))
-	defer cancel()
-	c, err := takeSnapshot(sctx, pg, format == "aria", limit)
-	if err != nil {
-		return nil, err
-	}
-	var text string
-	if format == "aria" {
-		text = strings.Join(c.aria, "\n")
-	} else {
-		text = render(c.nodes, p.Interactive)
-	}
-	maxChars := 40000
-	if p.MaxChars != nil {
-		maxChars = *p.MaxChars
-	}
-	text, truncated := truncate(text, maxChars)
-	refs, st := summarize(text)
-	info, _ := pg.Info()
-	url := ""
-	if info != nil {
-		url = info.URL
-	}
-	details := map[string]any{"ok": true, "format": format, "targetId": string(pg.TargetID), "url": url,
-		"snapshot": text, "refs": refs, "stats": st, "truncated": truncated}
-	return &tools.Result{Content: []tools.Block{tools.TextBlock(text)}, Details: details}, nil
 }
 
 func actAction(ctx context.Context, env *tools.Env, s *session, p params) (any, error) {

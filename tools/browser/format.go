@@ -20,7 +20,9 @@ type node struct {
 	Placeholder string
 	Value       string // textbox value, rendered inline
 	Children    []*node
-	back        proto.DOMBackendNodeID // the element the ref binds to
+	back        proto.DOMBackendNodeID // the DOM node (the element the ref binds to)
+	doc         *frameDoc              // the document it belongs to
+	bindable    bool                   // gets a ref (elements, not options or text)
 }
 
 // interactiveRoles always get a ref and are what --interactive keeps.

@@ -3,7 +3,6 @@ package browser
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/go-rod/rod"
@@ -12,55 +11,66 @@ import (
 )
 
 // Refs live in the page itself: each referenced element carries the
-// attribute refAttr="eN", and the document element carries the next free
-// number in nextAttr. So a ref stays bound to its element for as long as
-// the element exists, whichever process (CLI call or gateway) took the
+// attribute refAttr="eN", and its document's root element carries the next
+// free number in nextAttr. So a ref stays bound to its element for as long
+// as the element exists, whichever process (CLI call or gateway) took the
 // snapshot, and a new element never reuses an old element's number. A
-// navigation starts a new document and so new refs.
+// navigation starts a new document and so new refs. Numbers are handed out
+// page-side in one JavaScript call per document (see bindRefs), so two
+// snapshots racing never give one number to two elements.
 const (
 	refAttr  = "data-openclaw-ref"
 	nextAttr = "data-openclaw-ref-next"
 )
 
-// domInfo is what the snapshot needs of a DOM element.
+// domInfo is what the snapshot needs of a DOM node.
 type domInfo struct {
-	nodeID proto.DOMNodeID
+	parent proto.DOMBackendNodeID
 	attrs  map[string]string
+	base   string            // the node's document base URL (links resolve against it)
+	frame  proto.PageFrameID // frame owner elements: the frame they show
+	inProc bool              // that frame's document is in this session's DOM
 }
 
-// domIndex maps backend node ids to their element and attributes, from one
-// DOM.getDocument call.
-func domIndex(pg *rod.Page) (map[proto.DOMBackendNodeID]*domInfo, *proto.DOMNode, error) {
+// domIndex maps backend node ids to their nodes, from one DOM.getDocument
+// call that pierces open shadow roots and in-process frame documents.
+func domIndex(pg *rod.Page) (map[proto.DOMBackendNodeID]*domInfo, error) {
 	depth := -1
-	doc, err := proto.DOMGetDocument{Depth: &depth}.Call(pg)
+	doc, err := proto.DOMGetDocument{Depth: &depth, Pierce: true}.Call(pg)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	idx := map[proto.DOMBackendNodeID]*domInfo{}
-	var html *proto.DOMNode
-	var walk func(n *proto.DOMNode)
-	walk = func(n *proto.DOMNode) {
+	var walk func(n *proto.DOMNode, parent proto.DOMBackendNodeID, base string)
+	walk = func(n *proto.DOMNode, parent proto.DOMBackendNodeID, base string) {
+		if n.NodeType == 9 && n.BaseURL != "" { // a document: its own base
+			base = n.BaseURL
+		}
+		di := &domInfo{parent: parent, base: base, frame: n.FrameID, inProc: n.ContentDocument != nil}
 		if n.NodeType == 1 {
-			di := &domInfo{nodeID: n.NodeID, attrs: map[string]string{}}
+			di.attrs = make(map[string]string, len(n.Attributes)/2)
 			for i := 0; i+1 < len(n.Attributes); i += 2 {
 				di.attrs[n.Attributes[i]] = n.Attributes[i+1]
 			}
-			idx[n.BackendNodeID] = di
-			if html == nil && strings.EqualFold(n.NodeName, "html") {
-				html = n
-			}
+		}
+		idx[n.BackendNodeID] = di
+		for _, c := range n.ShadowRoots {
+			walk(c, n.BackendNodeID, base)
 		}
 		for _, c := range n.Children {
-			walk(c)
+			walk(c, n.BackendNodeID, base)
+		}
+		if n.ContentDocument != nil {
+			walk(n.ContentDocument, n.BackendNodeID, base)
 		}
 	}
-	walk(doc.Root)
-	return idx, html, nil
+	walk(doc.Root, 0, doc.Root.BaseURL)
+	return idx, nil
 }
 
 // roleAlias maps Chromium's internal role names to the ARIA names the
 // snapshot prints.
-var roleAlias = map[string]string{"image": "img", "Iframe": "iframe", "form": "generic", "MenuListOption": "option"}
+var roleAlias = map[string]string{"image": "img", "Iframe": "iframe", "IframePresentational": "iframe", "form": "generic", "MenuListOption": "option"}
 
 // transparentRoles are folded into their parent: not printed, no depth.
 var transparentRoles = map[string]bool{"RootWebArea": true, "none": true, "presentation": true,
@@ -81,60 +91,117 @@ type capture struct {
 	nodes  []*node
 	aria   []string // the raw tree as text lines (format aria)
 	newRef int      // refs assigned by this snapshot
+	main   *frameDoc
 }
 
-// takeSnapshot reads the accessibility tree and the DOM, binds a ref to
-// every printed element that lacks one, and returns the tree.
+// frameDoc is one document of the snapshot: the main frame, an in-process
+// child frame (same session), or an out-of-process frame (its own target).
+type frameDoc struct {
+	pg     *rod.Page
+	idx    map[proto.DOMBackendNodeID]*domInfo // the session's DOM
+	frame  proto.PageFrameID                   // "" = the session's main frame
+	prefix string                              // ref prefix: "", "f13", "f13f4"
+	depth  int                                 // frame nesting
+}
+
+// maxFrameDepth bounds iframe nesting followed by one snapshot.
+const maxFrameDepth = 5
+
+// takeSnapshot reads the accessibility tree and the DOM of the page and of
+// its frames, binds a ref to every printed element that lacks one, and
+// returns the tree.
 func takeSnapshot(ctx context.Context, pg *rod.Page, wantAria bool, ariaLimit int) (*capture, error) {
 	pg = pg.Context(ctx)
-	ax, err := proto.AccessibilityGetFullAXTree{}.Call(pg)
-	if err != nil {
-		return nil, tools.Errorf(tools.CodeFailed, "snapshot: accessibility tree: %v", err)
+	c := &capture{}
+	if wantAria {
+		ax, err := proto.AccessibilityGetFullAXTree{}.Call(pg)
+		if err != nil {
+			return nil, tools.Errorf(tools.CodeFailed, "snapshot: accessibility tree: %v", err)
+		}
+		if len(ax.Nodes) > 0 {
+			c.aria = ariaLines(ax.Nodes[0], axByID(ax.Nodes), ariaLimit)
+		}
+		return c, nil
 	}
-	idx, html, err := domIndex(pg)
+	idx, err := domIndex(pg)
 	if err != nil {
 		return nil, tools.Errorf(tools.CodeFailed, "snapshot: DOM: %v", err)
 	}
-	byID := make(map[proto.AccessibilityAXNodeID]*proto.AccessibilityAXNode, len(ax.Nodes))
-	for _, n := range ax.Nodes {
+	c.main = &frameDoc{pg: pg, idx: idx}
+	nodes, err := c.snapFrame(ctx, c.main)
+	if err != nil {
+		return nil, err
+	}
+	c.nodes = nodes
+	return c, nil
+}
+
+func axByID(nodes []*proto.AccessibilityAXNode) map[proto.AccessibilityAXNodeID]*proto.AccessibilityAXNode {
+	byID := make(map[proto.AccessibilityAXNodeID]*proto.AccessibilityAXNode, len(nodes))
+	for _, n := range nodes {
 		byID[n.NodeID] = n
 	}
-	c := &capture{}
+	return byID
+}
+
+// snapFrame builds one document's tree, binds its refs, then splices each
+// iframe's document under the iframe's node.
+func (c *capture) snapFrame(ctx context.Context, doc *frameDoc) ([]*node, error) {
+	ax, err := proto.AccessibilityGetFullAXTree{FrameID: doc.frame}.Call(doc.pg)
+	if err != nil {
+		return nil, tools.Errorf(tools.CodeFailed, "snapshot: accessibility tree: %v", err)
+	}
 	if len(ax.Nodes) == 0 {
-		return c, nil
+		return nil, nil
 	}
-	if wantAria {
-		c.aria = ariaLines(ax.Nodes[0], byID, ariaLimit)
-		return c, nil
+	var iframes []*node
+	nodes := buildTree(ax.Nodes[0], axByID(ax.Nodes), doc, &iframes)
+	n, err := bindRefs(ctx, doc, nodes)
+	if err != nil {
+		return nil, tools.Errorf(tools.CodeFailed, "snapshot: binding refs: %v", err)
 	}
-	next := 1
-	if html != nil {
-		if n, err := strconv.Atoi(idx[html.BackendNodeID].attrs[nextAttr]); err == nil && n > 0 {
-			next = n
+	c.newRef += n
+	for _, fr := range iframes {
+		if fr.Ref == "" || doc.depth >= maxFrameDepth {
+			continue
+		}
+		kids, err := c.childFrame(ctx, doc, fr)
+		if err != nil {
+			fr.Children = []*node{{Role: "text", Name: "(frame not readable: " + err.Error() + ")"}}
+			continue
+		}
+		fr.Children = kids
+	}
+	return nodes, nil
+}
+
+// childFrame snapshots the document an iframe node shows: in the same
+// session when Chromium keeps it in-process, else through its own target
+// (site isolation puts cross-site frames in another renderer).
+func (c *capture) childFrame(ctx context.Context, doc *frameDoc, fr *node) ([]*node, error) {
+	di := doc.idx[fr.back]
+	if di == nil || di.frame == "" {
+		return nil, nil
+	}
+	child := &frameDoc{prefix: fr.Ref[:strings.LastIndexByte(fr.Ref, 'e')] + "f" + fr.Ref[strings.LastIndexByte(fr.Ref, 'e')+1:], depth: doc.depth + 1}
+	if di.inProc {
+		child.pg, child.idx, child.frame = doc.pg, doc.idx, di.frame
+	} else {
+		pg, err := attachFrame(ctx, doc.pg, di.frame)
+		if err != nil {
+			return nil, fmt.Errorf("attach: %w", err)
+		}
+		child.pg = pg.Context(ctx)
+		if child.idx, err = domIndex(child.pg); err != nil {
+			return nil, fmt.Errorf("DOM: %w", err)
 		}
 	}
-	seen := map[string]bool{}
-	var bindErr error
-	bind := func(back proto.DOMBackendNodeID) string {
-		di := idx[back]
-		if di == nil {
-			return ""
-		}
-		if r := di.attrs[refAttr]; r != "" && !seen[r] {
-			seen[r] = true
-			return r
-		}
-		// A new element, or a clone carrying another element's ref.
-		r := "e" + strconv.Itoa(next)
-		next++
-		if err := (proto.DOMSetAttributeValue{NodeID: di.nodeID, Name: refAttr, Value: r}).Call(pg); err != nil {
-			bindErr = err
-			return ""
-		}
-		seen[r] = true
-		c.newRef++
-		return r
-	}
+	return c.snapFrame(ctx, child)
+}
+
+// buildTree turns one document's accessibility tree into rendered nodes,
+// folding transparent wrappers, and collects its iframe nodes.
+func buildTree(root *proto.AccessibilityAXNode, byID map[proto.AccessibilityAXNodeID]*proto.AccessibilityAXNode, doc *frameDoc, iframes *[]*node) []*node {
 	var build func(n *proto.AccessibilityAXNode) []*node
 	build = func(n *proto.AccessibilityAXNode) []*node {
 		var kids []*node
@@ -155,9 +222,9 @@ func takeSnapshot(ctx context.Context, pg *rod.Page, wantAria bool, ariaLimit in
 			if strings.TrimSpace(name) == "" {
 				return nil
 			}
-			return []*node{{Role: "text", Name: name}}
+			return []*node{{Role: "text", Name: name, back: n.BackendDOMNodeID, doc: doc}}
 		}
-		out := &node{Role: role, Name: name}
+		out := &node{Role: role, Name: name, back: n.BackendDOMNodeID, doc: doc}
 		for _, p := range n.Properties {
 			v := p.Value
 			switch p.Name {
@@ -176,7 +243,7 @@ func takeSnapshot(ctx context.Context, pg *rod.Page, wantAria bool, ariaLimit in
 				out.States = append(out.States, "level="+axStr(v))
 			}
 		}
-		di := idx[n.BackendDOMNodeID]
+		di := doc.idx[n.BackendDOMNodeID]
 		switch role {
 		case "textbox", "searchbox", "spinbutton":
 			out.Value = axStr(n.Value)
@@ -189,6 +256,8 @@ func takeSnapshot(ctx context.Context, pg *rod.Page, wantAria bool, ariaLimit in
 			if di != nil {
 				out.URL = di.attrs["href"]
 			}
+		case "iframe":
+			*iframes = append(*iframes, out)
 		}
 		// Text children that only repeat the name add nothing.
 		if name != "" && len(kids) > 0 && allText(kids) {
@@ -201,32 +270,10 @@ func takeSnapshot(ctx context.Context, pg *rod.Page, wantAria bool, ariaLimit in
 			}
 		}
 		out.Children = kids
-		if role != "option" {
-			out.back = n.BackendDOMNodeID
-		}
+		out.bindable = role != "option" && di != nil && di.attrs != nil
 		return []*node{out}
 	}
-	c.nodes = build(ax.Nodes[0])
-	// Refs are numbered in document (pre-order) order.
-	var assign func(ns []*node)
-	assign = func(ns []*node) {
-		for _, n := range ns {
-			if n.back != 0 {
-				n.Ref = bind(n.back)
-			}
-			assign(n.Children)
-		}
-	}
-	assign(c.nodes)
-	if bindErr != nil {
-		return nil, tools.Errorf(tools.CodeFailed, "snapshot: binding refs: %v", bindErr)
-	}
-	if c.newRef > 0 && html != nil {
-		if err := (proto.DOMSetAttributeValue{NodeID: html.NodeID, Name: nextAttr, Value: strconv.Itoa(next)}).Call(pg); err != nil {
-			return nil, tools.Errorf(tools.CodeFailed, "snapshot: binding refs: %v", err)
-		}
-	}
-	return c, nil
+	return build(root)
 }
 
 // ariaLines renders the raw accessibility tree (format aria): every node,

@@ -1,0 +1,96 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
+	"github.com/openclaw-go/openclaw/tools"
+)
+
+// refPath is a ref as snapshots print it: the frames it lies in, each
+// named by its iframe's ref number in the enclosing document, then the
+// element's own ref: e7, f13e2 (element e2 of the frame iframe e13 shows),
+// f13f4e1.
+var refPath = regexp.MustCompile(`^((?:f[1-9][0-9]{0,8})*)(e[1-9][0-9]{0,8})$`)
+
+// findJS finds the elements carrying a ref in the document and in its open
+// shadow roots; it returns the element when there is exactly one, else the
+// count.
+const findJS = `(ref) => {
+	const sel = '[` + refAttr + `="' + ref + '"]';
+	const found = [...document.querySelectorAll(sel)];
+	const walk = (root) => {
+		for (const e of root.querySelectorAll("*")) {
+			if (e.shadowRoot) { found.push(...e.shadowRoot.querySelectorAll(sel)); walk(e.shadowRoot); }
+		}
+	};
+	walk(document);
+	return found.length === 1 ? found[0] : found.length;
+}`
+
+// resolveRef finds the element a ref names, entering the frames its prefix
+// names (in-process frames through the same session, out-of-process ones
+// through their own target) and open shadow roots.
+func resolveRef(pg *rod.Page, ref string) (*rod.Element, error) {
+	m := refPath.FindStringSubmatch(ref)
+	if m == nil {
+		return nil, tools.Errorf(tools.CodeInvalidParams, "invalid ref %q: use a ref like e12 or f3e12 from `openclaw browser snapshot`", ref)
+	}
+	cur := pg
+	for _, f := range strings.Split(m[1], "f")[1:] {
+		el, err := findRef(cur, ref, "e"+f)
+		if err != nil {
+			return nil, err
+		}
+		if cur, err = enterFrame(el); err != nil {
+			return nil, tools.Errorf(tools.CodeFailed, "ref %s: frame e%s: %v", ref, f, err)
+		}
+	}
+	return findRef(cur, ref, m[2])
+}
+
+// findRef finds the one element of pg's document carrying local.
+func findRef(pg *rod.Page, ref, local string) (*rod.Element, error) {
+	res, err := pg.Evaluate(rod.Eval(findJS, local).ByObject())
+	if err != nil {
+		return nil, tools.Errorf(tools.CodeFailed, "ref %s: %v", ref, err)
+	}
+	if res.Subtype == proto.RuntimeRemoteObjectSubtypeNode {
+		return pg.ElementFromObject(res)
+	}
+	n := res.Value.Int()
+	if n == 0 {
+		return nil, tools.Errorf(tools.CodeNotFound, "Unknown ref %q: its element is gone (or the page navigated). Run a new snapshot and use a ref from that snapshot.", ref)
+	}
+	return nil, tools.Errorf(tools.CodeFailed, "ref %q matched %d elements. Run a new snapshot and use a ref from that snapshot.", ref, n)
+}
+
+// enterFrame returns a page for the document an iframe element shows.
+func enterFrame(el *rod.Element) (*rod.Page, error) {
+	node, err := el.Describe(1, false)
+	if err != nil {
+		return nil, err
+	}
+	if node.FrameID == "" {
+		return nil, fmt.Errorf("a <%s> is not a frame", strings.ToLower(node.NodeName))
+	}
+	if node.ContentDocument != nil {
+		return el.Frame()
+	}
+	return attachFrame(el.Page().GetContext(), el.Page(), node.FrameID)
+}
+
+// attachFrame attaches to an out-of-process frame: its own target, with
+// the frame's id. Device emulation is for top-level pages only (a frame
+// target refuses it), so the attach goes without rod's default device.
+func attachFrame(ctx context.Context, pg *rod.Page, frame proto.PageFrameID) (*rod.Page, error) {
+	fp, err := pg.Browser().Context(ctx).NoDefaultDevice().PageFromTarget(proto.TargetTargetID(frame))
+	if err != nil {
+		return nil, err
+	}
+	return fp.Context(ctx), nil
+}
