@@ -9,6 +9,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/openclaw-go/openclaw/agent/providers"
 	"github.com/openclaw-go/openclaw/config"
 	"github.com/openclaw-go/openclaw/protocol"
 	"github.com/openclaw-go/openclaw/tools"
@@ -50,9 +51,15 @@ func init() {
 			"includeDetails":{"type":"boolean"}},"additionalProperties":false}`,
 		Scope: protocol.ScopeRead,
 		Run: tools.Typed(func(ctx context.Context, env *tools.Env, p struct {
-			Provider string `json:"provider"`
+			Provider       string `json:"provider"`
+			View           string `json:"view"`
+			IncludeDetails bool   `json:"includeDetails"`
 		}) (any, error) {
-			return map[string]any{"models": modelsList(env.Config, p.Provider)}, nil
+			rows, err := providers.Catalog(env.Config, providers.CatalogOptions{Provider: p.Provider, View: p.View, IncludeDetails: p.IncludeDetails})
+			if err != nil {
+				return nil, err
+			}
+			return map[string]any{"models": rows}, nil
 		}),
 		Render: func(w io.Writer, r gjson.Result) error {
 			for _, m := range r.Get("models").Array() {
@@ -120,40 +127,4 @@ func agentsList(cfg *config.Config) map[string]any {
 	}
 	scope := cfg.String("session.scope", "per-sender")
 	return map[string]any{"defaultId": defaultAgentID(cfg), "mainKey": "main", "scope": scope, "agents": agents}
-}
-
-// modelsList flattens models.providers.<id>.models[] into catalog rows.
-func modelsList(cfg *config.Config, onlyProvider string) []map[string]any {
-	var providers map[string]struct {
-		Models []map[string]any `json:"models"`
-	}
-	_ = cfg.Decode("models.providers", &providers)
-	ids := make([]string, 0, len(providers))
-	for id := range providers {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	out := []map[string]any{}
-	for _, pid := range ids {
-		if onlyProvider != "" && pid != onlyProvider {
-			continue
-		}
-		for _, m := range providers[pid].Models {
-			id, _ := m["id"].(string)
-			if id == "" {
-				continue
-			}
-			row := map[string]any{"id": id, "provider": pid, "name": id, "available": true}
-			if n, ok := m["name"].(string); ok && n != "" {
-				row["name"] = n
-			}
-			for _, k := range []string{"contextWindow", "reasoning", "input", "alias", "tags"} {
-				if v, ok := m[k]; ok {
-					row[k] = v
-				}
-			}
-			out = append(out, row)
-		}
-	}
-	return out
 }

@@ -24,10 +24,19 @@ type Settings struct {
 
 // ModelInfo is one entry of models.providers.<id>.models.
 type ModelInfo struct {
-	ID        string   `json:"id"`
-	Name      string   `json:"name,omitempty"`
-	Input     []string `json:"input,omitempty"`
-	MaxTokens int      `json:"maxTokens,omitempty"`
+	ID            string       `json:"id"`
+	Name          string       `json:"name,omitempty"`
+	Input         []string     `json:"input,omitempty"`
+	MaxTokens     int          `json:"maxTokens,omitempty"`
+	ContextWindow float64      `json:"contextWindow,omitempty"`
+	ContextTokens float64      `json:"contextTokens,omitempty"`
+	Reasoning     *bool        `json:"reasoning,omitempty"`
+	Compat        *ModelCompat `json:"compat,omitempty"`
+}
+
+// ModelCompat holds the per-model quirks the catalog reports.
+type ModelCompat struct {
+	SupportsTools *bool `json:"supportsTools,omitempty"`
 }
 
 // SupportsImages reports whether the model declares image input.
