@@ -108,24 +108,7 @@ func (r *runtime) actionCommand(a *tools.Action, name string) *cli.Command {
 	}
 	flags = append(flags, connFlags()...)
 	flags = append(flags, mediaFlags(a)...) // --out (media_out.go)
-	for _, p := range schemaProps(a.Schema) {
-		fl := kebab(p.Name)
-		if reservedFlags[fl] {
-			continue
-		}
-		usage := p.Description
-		if len(p.Enum) > 0 {
-			usage += " (" + strings.Join(p.Enum, "|") + ")"
-		}
-		switch {
-		case p.is("boolean") && len(p.Types) == 1:
-			flags = append(flags, &cli.BoolFlag{Name: fl, Usage: usage})
-		case p.is("array"):
-			flags = append(flags, &cli.StringSliceFlag{Name: fl, Usage: usage + " (repeatable)"})
-		default:
-			flags = append(flags, &cli.StringFlag{Name: fl, Usage: usage + typeHint(p)})
-		}
-	}
+	flags = append(flags, schemaFlags(a)...)
 	return &cli.Command{
 		Name:        name,
 		Usage:       a.Summary,
@@ -150,6 +133,31 @@ func (r *runtime) actionCommand(a *tools.Action, name string) *cli.Command {
 			return r.emit(c, a.Render, res)
 		},
 	}
+}
+
+// schemaFlags are an action's schema properties as flags (camelCase →
+// kebab-case), except those named like a flag every command has.
+func schemaFlags(a *tools.Action) []cli.Flag {
+	var flags []cli.Flag
+	for _, p := range schemaProps(a.Schema) {
+		fl := kebab(p.Name)
+		if reservedFlags[fl] {
+			continue
+		}
+		usage := p.Description
+		if len(p.Enum) > 0 {
+			usage += " (" + strings.Join(p.Enum, "|") + ")"
+		}
+		switch {
+		case p.is("boolean") && len(p.Types) == 1:
+			flags = append(flags, &cli.BoolFlag{Name: fl, Usage: usage})
+		case p.is("array"):
+			flags = append(flags, &cli.StringSliceFlag{Name: fl, Usage: usage + " (repeatable)"})
+		default:
+			flags = append(flags, &cli.StringFlag{Name: fl, Usage: usage + typeHint(p)})
+		}
+	}
+	return flags
 }
 
 func typeHint(p prop) string {

@@ -19,6 +19,7 @@ func init() {
 		Summary: "List pending and paired devices",
 		Schema:  `{"type":"object","additionalProperties":false}`,
 		Scope:   protocol.ScopePairing,
+		Render:  renderDevices,
 		Run: func(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
 			s, err := serverFrom(env, "device.pair.list")
 			if err != nil {
@@ -29,9 +30,11 @@ func init() {
 	})
 	registerMethod(&tools.Action{
 		Method:  "device.pair.approve",
-		Summary: "Approve a pending device pairing request",
-		Schema:  `{"type":"object","required":["requestId"],"properties":{"requestId":{"type":"string","minLength":1}},"additionalProperties":false}`,
+		Summary: "Approve a pending pairing request",
+		Schema:  `{"type":"object","required":["requestId"],"properties":{"requestId":{"type":"string","minLength":1,"description":"Pending request id (from devices list)"}},"additionalProperties":false}`,
+		Args:    []string{"requestId"},
 		Scope:   protocol.ScopePairing,
+		Render:  renderApproved,
 		Run: func(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
 			s, err := serverFrom(env, "device.pair.approve")
 			if err != nil {
@@ -49,9 +52,11 @@ func init() {
 	})
 	registerMethod(&tools.Action{
 		Method:  "device.pair.reject",
-		Summary: "Reject a pending device pairing request",
-		Schema:  `{"type":"object","required":["requestId"],"properties":{"requestId":{"type":"string","minLength":1}},"additionalProperties":false}`,
+		Summary: "Reject a pending pairing request",
+		Schema:  `{"type":"object","required":["requestId"],"properties":{"requestId":{"type":"string","minLength":1,"description":"Pending request id (from devices list)"}},"additionalProperties":false}`,
+		Args:    []string{"requestId"},
 		Scope:   protocol.ScopePairing,
+		Render:  renderRejected,
 		Run: func(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
 			s, err := serverFrom(env, "device.pair.reject")
 			if err != nil {
@@ -69,9 +74,11 @@ func init() {
 	})
 	registerMethod(&tools.Action{
 		Method:  "device.pair.remove",
-		Summary: "Remove a paired device",
-		Schema:  `{"type":"object","required":["deviceId"],"properties":{"deviceId":{"type":"string","minLength":1}},"additionalProperties":false}`,
+		Summary: "Remove a paired device (its connections are closed)",
+		Schema:  `{"type":"object","required":["deviceId"],"properties":{"deviceId":{"type":"string","minLength":1,"description":"Paired device id"}},"additionalProperties":false}`,
+		Args:    []string{"deviceId"},
 		Scope:   protocol.ScopePairing,
+		Render:  renderRemoved,
 		Run: func(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
 			s, err := serverFrom(env, "device.pair.remove")
 			if err != nil {

@@ -18,9 +18,10 @@ const cancelWait = 5 * time.Second
 func init() {
 	registerMethod(&tools.Action{
 		Method:  "tasks.list",
-		Summary: "List background tasks (running, and the last finished ones)",
+		Summary: "List running tasks and the last finished ones",
 		Schema:  `{"type":"object","properties":{},"additionalProperties":false}`,
 		Scope:   protocol.ScopeRead,
+		Render:  renderTasks,
 		Run: func(ctx context.Context, env *tools.Env, _ json.RawMessage) (any, error) {
 			jobs, err := env.NeedJobs("tasks.list")
 			if err != nil {
@@ -31,7 +32,7 @@ func init() {
 	})
 	registerMethod(&tools.Action{
 		Method:  "tasks.get",
-		Summary: "Show one background task, with its result once finished",
+		Summary: "Show one task, with its result once finished",
 		Schema:  taskIDSchema,
 		Args:    []string{"taskId"},
 		Scope:   protocol.ScopeRead,
@@ -50,7 +51,7 @@ func init() {
 	})
 	registerMethod(&tools.Action{
 		Method:  "tasks.cancel",
-		Summary: "Cancel a running background task by id",
+		Summary: "Cancel a running task",
 		Schema:  taskIDSchema,
 		Args:    []string{"taskId"},
 		Scope:   protocol.ScopeWrite,
