@@ -31,13 +31,16 @@ const (
 	Grace                      = 10 * time.Minute
 	SweepInterval              = time.Hour
 
-	sweepOnSaveLimit = 10000 // entries one CLI sweep looks at
-	markerName       = ".swept"
-	lockName         = ".lock"
-	tempPrefix       = ".tmp-"
-	unlimited        = 0
-	maxTTLHours      = 168     // the original's bound
-	maxTotalMb       = 1 << 30 // 1 PiB: beyond any disk, and no overflow
+	// One CLI sweep looks at no more than sweepOnSaveScan entries and
+	// removes no more than sweepOnSaveRemove files (tens of ms at worst); a
+	// backlog goes over the next sweeps (or the gateway's).
+	sweepOnSaveScan   = 10000
+	sweepOnSaveRemove = 200
+	markerName        = ".swept"
+	lockName          = ".lock"
+	tempPrefix        = ".tmp-"
+	maxTTLHours       = 168     // the original's bound
+	maxTotalMb        = 1 << 30 // 1 PiB: beyond any disk, and no overflow
 )
 
 // Retention bounds what the media dir keeps.
@@ -62,6 +65,12 @@ func RetentionFrom(cfg *config.Config) Retention {
 	return r
 }
 
+// Limits bound one sweep's work; zero fields mean no bound.
+type Limits struct {
+	Scan   int // directory entries looked at
+	Remove int // files removed
+}
+
 // SweepStats says what a sweep did.
 type SweepStats struct {
 	Scanned      int   // entries looked at
@@ -76,12 +85,11 @@ type entry struct {
 	mtime time.Time
 }
 
-// Sweep applies r to the media dir as of now, looking at no more than
-// limit entries (0: all). Leftover temp files of interrupted saves older
+// Sweep applies r to the media dir as of now, within lim. Leftover temp files of interrupted saves older
 // than Grace go too. Symlinks, directories and names Save never makes
 // are left alone. It removes under the dir's lock, re-checking each file,
 // so a Save renewing the same name at that moment is never undone.
-func (d *Dir) Sweep(ctx context.Context, r Retention, now time.Time, limit int) (SweepStats, error) {
+func (d *Dir) Sweep(ctx context.Context, r Retention, now time.Time, lim Limits) (SweepStats, error) {
 	var st SweepStats
 	dir, err := os.Open(d.root)
 	if err != nil {
@@ -91,7 +99,7 @@ func (d *Dir) Sweep(ctx context.Context, r Retention, now time.Time, limit int) 
 		return st, fmt.Errorf("media sweep: %w", err)
 	}
 	var media, stale []entry
-	for limit == unlimited || st.Scanned < limit {
+	for lim.Scan == 0 || st.Scanned < lim.Scan {
 		if err := ctx.Err(); err != nil {
 			dir.Close()
 			return st, err
@@ -156,7 +164,15 @@ func (d *Dir) Sweep(ctx context.Context, r Retention, now time.Time, limit int) 
 		return st, fmt.Errorf("media sweep: %w", err)
 	}
 	defer unlock()
-	for _, e := range doomed {
+	for i, e := range doomed {
+		if lim.Remove > 0 && st.Removed >= lim.Remove {
+			for _, rest := range doomed[i:] {
+				if !strings.HasPrefix(rest.name, tempPrefix) {
+					total += rest.size
+				}
+			}
+			break
+		}
 		p := filepath.Join(d.root, e.name)
 		// Under the lock no Save renames; a file renewed since the scan
 		// has a new time and stays.
@@ -206,7 +222,7 @@ func (d *Dir) maybeSweep(ctx context.Context, now time.Time) {
 	if err := os.Chtimes(marker, now, now); err != nil {
 		return
 	}
-	_, _ = d.Sweep(ctx, RetentionFrom(d.sweepCfg), now, sweepOnSaveLimit)
+	_, _ = d.Sweep(ctx, RetentionFrom(d.sweepCfg), now, Limits{Scan: sweepOnSaveScan, Remove: sweepOnSaveRemove})
 }
 
 // Sweeper sweeps a media dir at start and every SweepInterval with the
@@ -270,7 +286,7 @@ func (s *Sweeper) loop(ctx context.Context) {
 		if s.cfg != nil {
 			cfg = s.cfg()
 		}
-		st, err := s.dir.Sweep(ctx, RetentionFrom(cfg), time.Now(), unlimited)
+		st, err := s.dir.Sweep(ctx, RetentionFrom(cfg), time.Now(), Limits{})
 		if err != nil && ctx.Err() == nil && s.warn != nil {
 			s.warn("%v", err)
 		}

@@ -86,7 +86,7 @@ func TestSweepRemovesExpired(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	st, err := d.Sweep(context.Background(), Retention{MaxAge: 24 * time.Hour, MaxTotalBytes: 1 << 30}, now, 0)
+	st, err := d.Sweep(context.Background(), Retention{MaxAge: 24 * time.Hour, MaxTotalBytes: 1 << 30}, now, Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,13 +109,13 @@ func TestSweepSizeCapKeepsGrace(t *testing.T) {
 	c := saveAged(t, d, strings.Repeat("c", 100), time.Hour)
 	young := saveAged(t, d, strings.Repeat("y", 300), Grace/2)
 	r := Retention{MaxAge: 24 * time.Hour, MaxTotalBytes: 450}
-	if _, err := d.Sweep(context.Background(), r, time.Now(), 0); err != nil {
+	if _, err := d.Sweep(context.Background(), r, time.Now(), Limits{}); err != nil {
 		t.Fatal(err)
 	}
 	// 600 bytes: a and b go (oldest first), 400 fits.
 	wantNames(t, d, c, young)
 	r.MaxTotalBytes = 100
-	if _, err := d.Sweep(context.Background(), r, time.Now(), 0); err != nil {
+	if _, err := d.Sweep(context.Background(), r, time.Now(), Limits{}); err != nil {
 		t.Fatal(err)
 	}
 	// c goes; young stays over the cap.
@@ -130,7 +130,7 @@ func TestSaveRenewsSameBytes(t *testing.T) {
 	if _, err := d.Save(context.Background(), strings.NewReader("again"), "text/plain", ""); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := d.Sweep(context.Background(), RetentionFrom(nil), time.Now(), 0); err != nil {
+	if _, err := d.Sweep(context.Background(), RetentionFrom(nil), time.Now(), Limits{}); err != nil {
 		t.Fatal(err)
 	}
 	wantNames(t, d, name)
@@ -231,5 +231,24 @@ func TestSweeperLifecycle(t *testing.T) {
 	wantNames(t, d)
 	if err := s.Stop(context.Background()); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Limits bound a sweep: removals stop at Remove (oldest first), the scan
+// at Scan entries (rounded up to a directory read).
+func TestSweepLimits(t *testing.T) {
+	d := New(t.TempDir())
+	var names []string
+	for i := range 5 {
+		names = append(names, saveAged(t, d, strings.Repeat("x", i+1), time.Duration(50-i)*time.Hour))
+	}
+	st, err := d.Sweep(context.Background(), RetentionFrom(nil), time.Now(), Limits{Remove: 2})
+	if err != nil || st.Removed != 2 || st.KeptBytes != 3+4+5 {
+		t.Fatalf("%+v %v", st, err)
+	}
+	wantNames(t, d, names[2:]...)
+	st, err = d.Sweep(context.Background(), RetentionFrom(nil), time.Now(), Limits{Scan: 1})
+	if err != nil || st.Scanned < 1 {
+		t.Fatalf("%+v %v", st, err)
 	}
 }
