@@ -16,9 +16,10 @@ import (
 // token for its role in hello-ok.auth.deviceToken; it may then connect
 // with only that token (plus its signed device proof), and fetch media
 // with it. Only the token's SHA-256 is kept, with the device's record, so
-// removing the device revokes its tokens. A token never grants more than
-// the device's current pairing: its role must still be approved, and its
-// scopes are cut to the device's approved scopes.
+// removing the device revokes its tokens. A token grants exactly the
+// device's current pairing: its role must still be approved, and its
+// scopes are the device's approved scopes at the time of use (an approved
+// scope upgrade applies, a removed scope is gone).
 
 // deviceTokenGrant is what a valid device token stands for.
 type deviceTokenGrant struct {
@@ -31,9 +32,9 @@ type deviceTokenGrant struct {
 func hashToken(tok string) [32]byte { return sha256.Sum256([]byte(tok)) }
 
 // issueToken returns a new token for the device and role when it has none
-// yet ("" when it has one, or is not paired for role). It carries the
-// device's approved scopes (none for a node) and is saved before it is
-// returned.
+// yet ("" when it has one, or is not paired for role). It records the
+// device's approved scopes at issue (none for a node; informational, see
+// checkToken) and is saved before it is returned.
 func (p *pairingStore) issueToken(devID, role string, now int64) (string, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -87,10 +88,8 @@ func (p *pairingStore) checkToken(tok string) (deviceTokenGrant, bool) {
 			}
 			if subtle.ConstantTimeCompare(h[:], want) == 1 && slices.Contains(d.Roles, t.Role) {
 				var scopes []string
-				for _, sc := range t.Scopes {
-					if protocol.ScopeSatisfied(d.Scopes, sc) {
-						scopes = append(scopes, sc)
-					}
+				if t.Role == protocol.RoleOperator {
+					scopes = slices.Clone(d.Scopes)
 				}
 				found, ok = deviceTokenGrant{deviceID: id, role: t.Role, scopes: nonNil(scopes)}, true
 			}

@@ -162,3 +162,36 @@ func TestMediaRouteDeviceToken(t *testing.T) {
 		t.Errorf("removed device's token: %d %q", code, body)
 	}
 }
+
+// A token stands for the device's current pairing: a scope the operator
+// approves later is usable with the same token; the token of a device
+// removed and paired again (same key) is not.
+func TestDeviceTokenFollowsPairing(t *testing.T) {
+	ts := startServer(t, Options{})
+	key := newDeviceKey(t)
+	_, f, auth := deviceConnect(t, ts.url, key, []string{protocol.ScopeRead}, map[string]any{"token": testToken})
+	if !f.OK || auth.DeviceToken == "" {
+		t.Fatalf("connect: %+v", f.Error)
+	}
+	tok := map[string]any{"deviceToken": auth.DeviceToken}
+	write := []string{protocol.ScopeWrite}
+	_, f, _ = deviceConnect(t, ts.url, key, write, tok)
+	wantAuthRefused(t, f, "AUTH_SCOPE_MISMATCH")
+	// Loopback: the scope upgrade is approved silently on a shared-token connect.
+	if _, f, _ := deviceConnect(t, ts.url, key, write, map[string]any{"token": testToken}); !f.OK {
+		t.Fatalf("upgrade: %+v", f.Error)
+	}
+	if _, f, got := deviceConnect(t, ts.url, key, write, tok); !f.OK || got.Method != "device-token" {
+		t.Fatalf("after upgrade: %+v", f.Error)
+	}
+	admin := dialConnected(t, ts.url)
+	if r := admin.call("device.pair.remove", map[string]any{"deviceId": key.id}); !r.OK {
+		t.Fatalf("remove: %+v", r.Error)
+	}
+	_, f, again := deviceConnect(t, ts.url, key, write, map[string]any{"token": testToken})
+	if !f.OK || again.DeviceToken == "" || again.DeviceToken == auth.DeviceToken {
+		t.Fatalf("re-paired: %+v %+v", f.Error, again)
+	}
+	_, f, _ = deviceConnect(t, ts.url, key, write, tok)
+	wantAuthRefused(t, f, protocol.DetailAuthDeviceTokenMismat)
+}
