@@ -16,6 +16,9 @@ import (
 	"github.com/openclaw-go/openclaw/tools"
 )
 
+// expectDownloadKey marks an act result whose settle must wait for a download.
+const expectDownloadKey = "_expectDownload"
+
 // normRef accepts the spellings the original's parsers accept: e12, @e12,
 // ref=e12 and a bare number.
 func normRef(r string) string {
@@ -43,7 +46,9 @@ func actionable(ctx context.Context, el *rod.Element, ref string, d time.Duratio
 	why := "not checked yet"
 	for {
 		cur := ""
-		if err := el.ScrollIntoView(); err != nil {
+		// Not el.ScrollIntoView: its animation-frame wait ignores the
+		// deadline and never ends in a hidden tab.
+		if err := (proto.DOMScrollIntoViewIfNeeded{ObjectID: el.Object.ObjectID}).Call(el); err != nil {
 			cur = "cannot scroll it into view: " + err.Error()
 		} else if vis, err := el.Visible(); err != nil || !vis {
 			cur = "not visible"
@@ -109,6 +114,8 @@ type actReq struct {
 	TimeoutMs   int        `json:"timeoutMs"`
 	Width       int        `json:"width"`
 	Height      int        `json:"height"`
+	StartRef    string     `json:"startRef"`
+	EndRef      string     `json:"endRef"`
 }
 
 // fillFields accepts the fields array, also nested one level: the CLI's
@@ -144,11 +151,25 @@ type fillField struct {
 	Value any    `json:"value"`
 }
 
+// front brings the tab to the front first: a tab behind another (a popup
+// the page opened) gets no animation frames, and input waits for them.
+func front(pg *rod.Page) error {
+	if err := (proto.PageBringToFront{}).Call(pg); err != nil {
+		return tools.Errorf(tools.CodeFailed, "bring the tab to the front: %v", err)
+	}
+	return nil
+}
+
 // act runs one act kind on pg and returns extra result fields.
 func act(ctx context.Context, env *tools.Env, conf *browserConf, pg *rod.Page, r actReq) (map[string]any, error) {
 	d := timeout(r.TimeoutMs, 8000, 500, 60000)
 	pg = pg.Context(ctx)
 	out := map[string]any{}
+	if r.Kind != "close" && r.Kind != "wait" && r.Kind != "evaluate" {
+		if err := front(pg); err != nil {
+			return nil, err
+		}
+	}
 	need := func(field, val string) error {
 		if val == "" {
 			return tools.Errorf(tools.CodeInvalidParams, "act %s needs %s", r.Kind, field)
@@ -184,6 +205,11 @@ func act(ctx context.Context, env *tools.Env, conf *browserConf, pg *rod.Page, r
 		n := 1
 		if r.DoubleClick {
 			n = 2
+		}
+		// A download link starts its download in the browser process, after
+		// the click returns: the caller waits for it (expectDownload).
+		if res, err := el.Eval(`function(){return !!this.closest("a[download]")}`); err == nil && res.Value.Bool() {
+			out[expectDownloadKey] = true
 		}
 		if err := el.Click(btn, n); err != nil {
 			return nil, actFailed(r, err)
@@ -287,6 +313,16 @@ func act(ctx context.Context, env *tools.Env, conf *browserConf, pg *rod.Page, r
 			return nil, err
 		}
 		out["result"] = v
+	case "drag":
+		if err := need("startRef", r.StartRef); err != nil {
+			return nil, err
+		}
+		if err := need("endRef", r.EndRef); err != nil {
+			return nil, err
+		}
+		if err := drag(ctx, pg, r, d); err != nil {
+			return nil, err
+		}
 	case "close":
 		if err := pg.Close(); err != nil {
 			return nil, actFailed(r, err)
@@ -294,7 +330,7 @@ func act(ctx context.Context, env *tools.Env, conf *browserConf, pg *rod.Page, r
 	case "":
 		return nil, tools.Errorf(tools.CodeInvalidParams, "act needs kind")
 	default:
-		return nil, tools.Errorf(tools.CodeInvalidParams, "unknown act kind %q (click, type, press, hover, select, fill, resize, wait, evaluate, close)", r.Kind)
+		return nil, tools.Errorf(tools.CodeInvalidParams, "unknown act kind %q (click, type, press, hover, drag, select, fill, resize, wait, evaluate, close)", r.Kind)
 	}
 	return out, nil
 }

@@ -20,23 +20,35 @@ import (
 // original's schema: no unions, every field optional, the runtime checks).
 type params struct {
 	actReq
-	Profile        string  `json:"profile"`
-	TargetID       string  `json:"targetId"`
-	TargetURL      string  `json:"targetUrl"`
-	Format         string  `json:"format"`
-	SnapshotFormat string  `json:"snapshotFormat"`
-	Interactive    bool    `json:"interactive"`
-	MaxChars       *int    `json:"maxChars"`
-	Limit          int     `json:"limit"`
-	FullPage       bool    `json:"fullPage"`
-	Type           string  `json:"type"`
-	Request        *actReq `json:"request"`
-	BrowserProfile string  `json:"browserProfile"`
-	Name           string  `json:"name"`
-	Color          string  `json:"color"`
-	CdpURL         string  `json:"cdpUrl"`
-	UserDataDir    string  `json:"userDataDir"`
-	Driver         string  `json:"driver"`
+	Profile        string   `json:"profile"`
+	TargetID       string   `json:"targetId"`
+	TargetURL      string   `json:"targetUrl"`
+	Format         string   `json:"format"`
+	SnapshotFormat string   `json:"snapshotFormat"`
+	Interactive    bool     `json:"interactive"`
+	MaxChars       *int     `json:"maxChars"`
+	Limit          int      `json:"limit"`
+	FullPage       bool     `json:"fullPage"`
+	Type           string   `json:"type"`
+	Request        *actReq  `json:"request"`
+	BrowserProfile string   `json:"browserProfile"`
+	Name           string   `json:"name"`
+	Color          string   `json:"color"`
+	CdpURL         string   `json:"cdpUrl"`
+	UserDataDir    string   `json:"userDataDir"`
+	Driver         string   `json:"driver"`
+	Level          string   `json:"level"`
+	SinceLast      bool     `json:"sinceLast"`
+	Filter         string   `json:"filter"`
+	Clear          bool     `json:"clear"`
+	ID             int64    `json:"id"`
+	Accept         bool     `json:"accept"`
+	Dismiss        bool     `json:"dismiss"`
+	PromptText     string   `json:"promptText"`
+	Prompt         string   `json:"prompt"`
+	Paths          []string `json:"paths"`
+	InputRef       string   `json:"inputRef"`
+	Element        string   `json:"element"`
 }
 
 // profile is the named browser profile (profile or its CLI-friendly
@@ -282,14 +294,16 @@ func init() {
 		Run: withSession(func(ctx context.Context, env *tools.Env, s *session, p params) (any, error) {
 			return capturePage(ctx, env, s, p, true)
 		})})
-	actProps := []string{`"kind":{"type":"string","enum":["click","type","press","hover","select","fill","resize","wait","evaluate","close"]}`,
+	actProps := []string{`"kind":{"type":"string","enum":["click","type","press","hover","drag","select","fill","resize","wait","evaluate","close"]}`,
 		propRef, `"request":{"type":"object","description":"The act request ({kind, ref, ...}); its fields may also be given at top level"}`,
 		`"key":{"type":"string"}`, `"values":{"type":"array","items":{"type":"string"}}`, `"fields":{"type":"array","items":{"type":["object","array"]}}`,
 		`"submit":{"type":"boolean"}`, `"slowly":{"type":"boolean"}`, `"doubleClick":{"type":"boolean"}`,
 		`"button":{"type":"string","enum":["left","right","middle"]}`, `"width":{"type":"integer"}`, `"height":{"type":"integer"}`,
 		`"textGone":{"type":"string"}`, `"timeMs":{"type":"integer","minimum":0,"maximum":30000}`, `"selector":{"type":"string"}`,
-		`"text":{"type":"string"}`, propFn, propTimeout}
-	reg(&tools.Action{Verb: "act", Summary: "Act on the page: click, type, press, hover, select, fill, resize, wait, evaluate, close",
+		`"text":{"type":"string"}`, `"startRef":{"type":"string"}`, `"endRef":{"type":"string"}`, propFn, propTimeout}
+	reg(&tools.Action{Verb: "act", Summary: "Act on the page: click, type, press, hover, drag, select, fill, resize, wait, evaluate, close",
+		Description: "The result says what the act caused: navigated {url,status}, consoleErrors, dialogs, downloads " +
+			"(stored as media), tabsOpened, requests, and tookMs; blockedByDialog when a dialog it opened waits for an answer.",
 		Schema: schema(actProps...), Run: withSession(actAction)})
 	kinds := []struct {
 		kind, summary string
@@ -302,6 +316,7 @@ func init() {
 		{"type", "Type into a field by ref (replaces its value)", []string{"ref", "text"}, []string{propRef, `"text":{"type":"string"}`, `"submit":{"type":"boolean","description":"Press Enter after typing"}`, `"slowly":{"type":"boolean","description":"Type key by key"}`, propTimeout}, []string{"ref", "text"}, []string{`openclaw browser type e7 "alice" --submit`}},
 		{"press", "Press a key or chord (Enter, Control+A)", []string{"key"}, []string{`"key":{"type":"string"}`}, []string{"key"}, []string{"openclaw browser press Enter"}},
 		{"hover", "Hover an element by ref", []string{"ref"}, []string{propRef, propTimeout}, []string{"ref"}, nil},
+		{"drag", "Drag one element onto another (refs)", []string{"startRef", "endRef"}, []string{`"startRef":{"type":"string","description":"Ref of the element to drag"}`, `"endRef":{"type":"string","description":"Ref of the drop target"}`, propTimeout}, []string{"startRef", "endRef"}, []string{"openclaw browser drag e3 e8"}},
 		{"select", "Choose options of a <select> by value or label", []string{"ref", "values..."}, []string{propRef, `"values":{"type":"array","items":{"type":"string"},"minItems":1}`, propTimeout}, []string{"ref", "values"}, []string{"openclaw browser select e9 blue"}},
 		{"fill", "Fill several fields: --fields '[{\"ref\":\"e7\",\"value\":\"alice\"}]'", nil, []string{`"fields":{"type":"array","items":{"type":["object","array"]},"minItems":1,"description":"[{ref, type?, value}]; type checkbox/radio sets checked"}`, propTimeout}, []string{"fields"}, nil},
 		{"wait", "Wait for text, its absence, a selector, a URL glob, a JS predicate or a time", nil, []string{propWaitArgs, `"url":{"type":"string","description":"URL glob"}`, propTimeout}, nil, []string{"openclaw browser wait --text-gone Loading"}},
@@ -348,6 +363,12 @@ func navigate(ctx context.Context, s *session, pg *rod.Page, u string, ms int) (
 	return info.URL, nil
 }
 
+// actAction runs one act and reports what it caused. The recorder marks
+// the event log first; the act runs while a watcher waits for a dialog it
+// may open (input then blocks until the dialog is answered, so the act is
+// given up and the open dialog reported); afterwards the recorder waits,
+// bounded, for the navigation, requests and downloads the act started and
+// returns them with the tab's new console errors, dialogs and tabs.
 func actAction(ctx context.Context, env *tools.Env, s *session, p params) (any, error) {
 	r := p.actReq
 	if p.Request != nil {
@@ -358,20 +379,77 @@ func actAction(ctx context.Context, env *tools.Env, s *session, p params) (any, 
 		return nil, err
 	}
 	start := time.Now()
-	extra, err := act(ctx, env, s.p.conf, pg, r)
-	if err != nil {
-		return nil, err
+	target := string(pg.TargetID)
+	rec := s.recorder(ctx)
+	var mark struct {
+		Seq int64 `json:"seq"`
 	}
-	out := map[string]any{"ok": true, "kind": r.Kind, "targetId": string(pg.TargetID)}
+	if rec != nil && rec.call(ctx, recRequest{Op: "mark"}, &mark) != nil {
+		rec = nil
+	}
+	actCtx, cancelAct := context.WithCancel(ctx)
+	defer cancelAct()
+	type outcome struct {
+		extra map[string]any
+		err   error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		extra, err := act(actCtx, env, s.p.conf, pg, r)
+		done <- outcome{extra, err}
+	}()
+	dialogs := make(chan map[string]any, 1)
+	if rec != nil && r.Kind != "close" {
+		wctx, stopWatch := context.WithCancel(ctx)
+		defer stopWatch()
+		go func() {
+			var v struct {
+				Dialog map[string]any `json:"dialog"`
+			}
+			if rec.call(wctx, recRequest{Op: "waitDialog", TargetID: target, Seq: mark.Seq}, &v) == nil && v.Dialog != nil {
+				dialogs <- v.Dialog
+			}
+		}()
+	}
+	var extra map[string]any
+	var blocked map[string]any
+	select {
+	case o := <-done:
+		if o.err != nil {
+			return nil, o.err
+		}
+		extra = o.extra
+	case blocked = <-dialogs:
+		cancelAct()
+	}
+	out := map[string]any{"ok": true, "kind": r.Kind, "targetId": target}
+	if rec != nil && r.Kind != "close" {
+		settle := int(min(timeout(r.TimeoutMs, 8000, 500, 60000), 10*time.Second).Milliseconds())
+		if blocked != nil {
+			settle = 0
+		}
+		_, expectDownload := extra[expectDownloadKey]
+		delete(extra, expectDownloadKey)
+		var sum map[string]any
+		if rec.call(ctx, recRequest{Op: "settle", TargetID: target, Seq: mark.Seq, TimeoutMs: settle, ExpectDownload: expectDownload}, &sum) == nil {
+			for k, v := range sum {
+				out[k] = v
+			}
+		}
+	}
 	if r.Kind != "close" {
 		if info, err := pg.Context(ctx).Info(); err == nil {
 			out["url"] = info.URL
 		}
 	}
+	if blocked != nil {
+		out["blockedByDialog"] = blocked
+		out["hint"] = "a dialog is open and the page waits for it: answer with `openclaw browser dialog --accept` (or --dismiss, --prompt-text TEXT)"
+	}
 	for k, v := range extra {
 		out[k] = v
 	}
-	out["durationMs"] = time.Since(start).Milliseconds()
+	out["tookMs"] = time.Since(start).Milliseconds()
 	return tools.JSONResult(out)
 }
 

@@ -504,3 +504,172 @@ func TestProfilesManage(t *testing.T) {
 		t.Error("browser after reset does not serve pages")
 	}
 }
+
+// refFor finds the ref on the first snapshot line containing what.
+func refFor(t *testing.T, snap, what string) string {
+	t.Helper()
+	for _, l := range strings.Split(snap, "\n") {
+		if strings.Contains(l, what) {
+			if i := strings.Index(l, "[ref="); i >= 0 {
+				return l[i+5 : i+5+strings.IndexByte(l[i+5:], ']')]
+			}
+		}
+	}
+	t.Fatalf("no line %q with a ref in\n%s", what, snap)
+	return ""
+}
+
+// TestActEffects: every act's result says what it caused, and the capture
+// lives between CLI processes: console messages logged while the page
+// loaded, the requests a click started and their bodies, dialogs (open,
+// answered later, or armed beforehand), downloads stored as media, tabs
+// opened, navigations with their HTTP status, and an HTML5 drag.
+func TestActEffects(t *testing.T) {
+	r := newRig(t, nil)
+	r.ok("browser", "open", r.base+"/events.html")
+
+	// Logged during page load, before any call asked for it.
+	msgs := r.ok("browser", "console", "--since-last").Get("details.messages")
+	if !strings.Contains(msgs.Raw, "load-error") || !strings.Contains(msgs.Raw, "loaded") {
+		t.Errorf("console after load: %s", msgs.Raw)
+	}
+	if again := r.ok("browser", "console", "--since-last").Get("details.messages"); len(again.Array()) != 0 {
+		t.Errorf("second --since-last read: %s", again.Raw)
+	}
+
+	snap := r.snapshot()
+	res := r.ok("browser", "click", refFor(t, snap, `button "Log error"`)).Get("details")
+	if !strings.Contains(res.Get("consoleErrors").Raw, "clicked-error") || !res.Get("tookMs").Exists() || res.Get("consoleWarnings").Int() != 1 {
+		t.Errorf("click that logs an error: %s", res.Raw)
+	}
+	if errs := r.ok("browser", "console", "--since-last", "--level", "error").Get("details.messages"); len(errs.Array()) != 1 || errs.Get("0.text").String() != "clicked-error" {
+		t.Errorf("new errors since the last read: %s", errs.Raw)
+	}
+
+	res = r.ok("browser", "click", refFor(t, snap, `button "Fetch data"`)).Get("details")
+	if res.Get("requests").Int() < 1 {
+		t.Errorf("click that fetches: %s", res.Raw)
+	}
+	if got := r.eval(`() => document.getElementById("out").textContent`); got != "hello from data" {
+		t.Errorf("page after fetch: %q", got)
+	}
+	reqs := r.ok("browser", "requests", "--since-last").Get("details.requests")
+	var dataID int64
+	for _, q := range reqs.Array() {
+		if strings.HasSuffix(q.Get("url").String(), "/data.json") {
+			dataID = q.Get("id").Int()
+			if q.Get("status").Int() != 200 || q.Get("method").String() != "GET" || !q.Get("done").Bool() || !q.Get("durationMs").Exists() {
+				t.Errorf("data.json request: %s", q.Raw)
+			}
+		}
+	}
+	if dataID == 0 {
+		t.Fatalf("requests lack data.json: %s", reqs.Raw)
+	}
+	if body := r.ok("browser", "response-body", fmt.Sprint(dataID)).Get("details"); !strings.Contains(body.Get("body").String(), "hello from data") {
+		t.Errorf("response-body %d: %s", dataID, body.Raw)
+	}
+	if again := r.ok("browser", "requests", "--since-last").Get("details.requests"); len(again.Array()) != 0 {
+		t.Errorf("requests --since-last twice: %s", again.Raw)
+	}
+
+	// An unarmed alert: the click returns at once, reporting it open.
+	res = r.ok("browser", "click", refFor(t, snap, `button "Alert"`)).Get("details")
+	if res.Get("blockedByDialog.type").String() != "alert" || res.Get("blockedByDialog.message").String() != "hello" {
+		t.Fatalf("click that opens an alert: %s", res.Raw)
+	}
+	if ans := r.ok("browser", "dialog", "--accept").Get("details"); ans.Get("answered.type").String() != "alert" {
+		t.Errorf("dialog --accept with the alert open: %s", ans.Raw)
+	}
+	r.ok("browser", "wait", "--text", "alert done")
+
+	// Armed answers.
+	if arm := r.ok("browser", "dialog", "--accept", "--prompt-text", "bob").Get("details"); !arm.Get("armed").Bool() {
+		t.Errorf("arming: %s", arm.Raw)
+	}
+	res = r.ok("browser", "click", refFor(t, snap, `button "Prompt"`)).Get("details")
+	if d := res.Get("dialogs.0"); d.Get("type").String() != "prompt" || d.Get("handled").String() != "accepted" || res.Get("blockedByDialog").Exists() {
+		t.Errorf("click with an armed prompt: %s", res.Raw)
+	}
+	if got := r.eval(`() => document.getElementById("out").textContent`); got != "prompt: bob" {
+		t.Errorf("after the armed prompt: %q", got)
+	}
+	r.ok("browser", "dialog", "--dismiss")
+	r.ok("browser", "click", refFor(t, snap, `button "Confirm"`))
+	if got := r.eval(`() => document.getElementById("out").textContent`); got != "confirm: false" {
+		t.Errorf("after the dismissed confirm: %q", got)
+	}
+
+	res = r.ok("browser", "click", refFor(t, snap, `button "Open tab"`)).Get("details")
+	if !strings.Contains(res.Get("tabsOpened").Raw, "next.html") {
+		t.Errorf("click that opens a tab: %s", res.Raw)
+	}
+
+	res = r.ok("browser", "click", refFor(t, snap, `link "Download report"`)).Get("details")
+	dl := res.Get("downloads.0")
+	if dl.Get("state").String() != "completed" || dl.Get("suggestedFilename").String() != "report.txt" {
+		t.Fatalf("click that downloads: %s", res.Raw)
+	}
+	if b, err := os.ReadFile(dl.Get("path").String()); err != nil || strings.TrimSpace(string(b)) != "quarterly numbers" {
+		t.Errorf("downloaded media %s: %v %q", dl.Get("path"), err, b)
+	}
+
+	r.ok("browser", "drag", refFor(t, snap, `: Drag me`), refFor(t, snap, `region "Drop zone"`))
+	if got := r.eval(`() => document.getElementById("zone").textContent`); got != "dropped item" {
+		t.Errorf("after drag: %q", got)
+	}
+
+	res = r.ok("browser", "click", refFor(t, snap, `link "Missing page"`)).Get("details")
+	if !strings.HasSuffix(res.Get("navigated.url").String(), "/missing.html") || res.Get("navigated.status").Int() != 404 {
+		t.Errorf("click on a link to a missing page: %s", res.Raw)
+	}
+	r.ok("browser", "navigate", r.base+"/events.html")
+	res = r.ok("browser", "click", refFor(t, r.snapshot(), `link "Go next"`)).Get("details")
+	if !strings.HasSuffix(res.Get("navigated.url").String(), "/next.html") || res.Get("navigated.status").Int() != 200 {
+		t.Errorf("click on a link: %s", res.Raw)
+	}
+}
+
+// TestUpload: files from the uploads root reach a file input, set directly
+// or through the chooser a button opens; paths outside the root and
+// symlinks are refused with exit 3.
+func TestUpload(t *testing.T) {
+	r := newRig(t, nil)
+	root := filepath.Join(os.TempDir(), "openclaw", "uploads")
+	if err := os.MkdirAll(root, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	dir, err := os.MkdirTemp(root, "test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	file := filepath.Join(dir, "cv.txt")
+	if err := os.WriteFile(file, []byte("my cv\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r.ok("browser", "open", r.base+"/upload.html")
+	snap := r.snapshot()
+	r.ok("browser", "upload", file, "--input-ref", refFor(t, snap, "Attach"))
+	if got := r.eval(`() => document.getElementById("out").textContent`); got != "f: cv.txt = my cv" {
+		t.Errorf("after upload to the input: %q", got)
+	}
+	r.ok("browser", "upload", file, "--ref", refFor(t, snap, `button "Choose file"`))
+	if got := r.eval(`() => document.getElementById("out").textContent`); got != "hidden: cv.txt = my cv" {
+		t.Errorf("after upload through the chooser: %q", got)
+	}
+	outside := filepath.Join(t.TempDir(), "secret.txt")
+	if err := os.WriteFile(outside, []byte("secret"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, _, code := r.run("browser", "upload", outside, "--input-ref", refFor(t, snap, "Attach")); code != 3 {
+		t.Errorf("upload from outside the root: exit %d %s", code, out)
+	}
+	link := filepath.Join(dir, "link.txt")
+	if err := os.Symlink(outside, link); err != nil {
+		t.Fatal(err)
+	}
+	if out, _, code := r.run("browser", "upload", link, "--input-ref", refFor(t, snap, "Attach")); code != 3 {
+		t.Errorf("upload through a symlink: exit %d %s", code, out)
+	}
+}

@@ -237,7 +237,12 @@ func (p *profile) start(ctx context.Context, env *tools.Env) (status, error) {
 	tick := time.NewTicker(25 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		if _, err := wsURL(ctx, endpoint); err == nil {
+		if ws, err := wsURL(ctx, endpoint); err == nil {
+			// The recorder keeps console, requests, dialogs and downloads
+			// between calls; without it the browser still works.
+			if err := p.spawnRecorder(ctx, ws); err != nil {
+				env.Progress("capture unavailable: "+err.Error(), 0, -1)
+			}
 			env.Progress("browser ready", 1, 1)
 			return p.status(ctx), nil
 		}
@@ -308,6 +313,7 @@ func (p *profile) stop(ctx context.Context) (status, error) {
 	}
 	pidPath := filepath.Join(p.Dir, "pid")
 	pid := readInt(pidPath)
+	p.quitRecorder(ctx)
 	if p.owns(pid) {
 		if ws, err := wsURL(ctx, p.endpoint()); err == nil {
 			if b, err := connect(ctx, ws); err == nil {

@@ -14,7 +14,7 @@ import (
 
 // connect opens a CDP session to a running browser.
 func connect(ctx context.Context, ws string) (*rod.Browser, error) {
-	b := rod.New().ControlURL(ws).Context(ctx)
+	b := rod.New().ControlURL(ws).Context(ctx).NoDefaultDevice()
 	if err := b.Connect(); err != nil {
 		return nil, err
 	}
@@ -25,6 +25,8 @@ func connect(ctx context.Context, ws string) (*rod.Browser, error) {
 type session struct {
 	p       *profile
 	b       *rod.Browser
+	ws      string
+	rec     *recClient
 	release func()
 }
 
@@ -54,7 +56,7 @@ func openSession(ctx context.Context, env *tools.Env, name string) (*session, er
 		cancel()
 		return nil, notRunning(p)
 	}
-	return &session{p: p, b: b, release: cancel}, nil
+	return &session{p: p, b: b, ws: ws, release: cancel}, nil
 }
 
 func notRunning(p *profile) error {
@@ -84,24 +86,43 @@ func (s *session) setCurrent(id proto.TargetTargetID) {
 }
 
 // page resolves targetId (a raw id or a unique prefix), else the current
-// tab, else the first page; with no page at all it opens about:blank.
+// tab, else the first page; with no page at all it opens about:blank. A
+// tab held by an open JS dialog is refused at once: attaching to it would
+// wait for the dialog (Page.enable blocks), so the caller is told to
+// answer it.
 func (s *session) page(targetID string) (*rod.Page, error) {
-	ts, err := s.pages()
+	id, err := s.target(targetID)
 	if err != nil {
 		return nil, err
+	}
+	if d := s.openDialog(id); d != nil {
+		return nil, tools.Errorf(tools.CodeFailed, "tab %s has an open %v dialog (%q) and waits for it: answer with `openclaw browser dialog --accept` or `--dismiss`", id, d["type"], d["message"])
+	}
+	pg, err := s.b.PageFromTarget(id)
+	if err != nil {
+		return nil, tools.Errorf(tools.CodeFailed, "browser: attach to tab %s: %v", id, err)
+	}
+	return pg, nil
+}
+
+// target resolves a tab like page does without attaching to it.
+func (s *session) target(targetID string) (proto.TargetTargetID, error) {
+	ts, err := s.pages()
+	if err != nil {
+		return "", err
 	}
 	var pick *proto.TargetTargetInfo
 	if targetID != "" {
 		for _, t := range ts {
 			if strings.HasPrefix(string(t.TargetID), targetID) {
 				if pick != nil {
-					return nil, tools.Errorf(tools.CodeInvalidParams, "tab %q is ambiguous: use more of the id (see `openclaw browser tabs`)", targetID)
+					return "", tools.Errorf(tools.CodeInvalidParams, "tab %q is ambiguous: use more of the id (see `openclaw browser tabs`)", targetID)
 				}
 				pick = t
 			}
 		}
 		if pick == nil {
-			return nil, tools.Errorf(tools.CodeNotFound, "tab %q not found: list tabs with `openclaw browser tabs`", targetID)
+			return "", tools.Errorf(tools.CodeNotFound, "tab %q not found: list tabs with `openclaw browser tabs`", targetID)
 		}
 	} else {
 		cur, _ := os.ReadFile(s.currentTabFile())
@@ -117,16 +138,26 @@ func (s *session) page(targetID string) (*rod.Page, error) {
 	if pick == nil {
 		pg, err := s.b.Page(proto.TargetCreateTarget{URL: "about:blank"})
 		if err != nil {
-			return nil, tools.Errorf(tools.CodeFailed, "browser: open a tab: %v", err)
+			return "", tools.Errorf(tools.CodeFailed, "browser: open a tab: %v", err)
 		}
 		s.setCurrent(pg.TargetID)
-		return pg, nil
+		return pg.TargetID, nil
 	}
-	pg, err := s.b.PageFromTarget(pick.TargetID)
-	if err != nil {
-		return nil, tools.Errorf(tools.CodeFailed, "browser: attach to tab %s: %v", pick.TargetID, err)
+	return pick.TargetID, nil
+}
+
+// openDialog asks the recorder (when one runs; never launching it) for
+// the tab's unanswered dialog.
+func (s *session) openDialog(id proto.TargetTargetID) map[string]any {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	var v struct {
+		Dialog map[string]any `json:"dialog"`
 	}
-	return pg, nil
+	if (&recClient{sock: s.p.recSock()}).call(ctx, recRequest{Op: "pending", TargetID: string(id)}, &v) != nil {
+		return nil
+	}
+	return v.Dialog
 }
 
 // tab is a tab as the tabs action lists it.

@@ -1,0 +1,160 @@
+package browser
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/openclaw-go/openclaw/tools"
+)
+
+// The CLI side of the recorder (see recorder.go): find or launch it, and
+// make one request per connection.
+
+// recSock is the recorder's socket: in the profile dir, or under the temp
+// dir when that path is too long for a Unix socket.
+func (p *profile) recSock() string {
+	s := filepath.Join(p.Dir, "recorder.sock")
+	if len(s) < 100 {
+		return s
+	}
+	h := sha256.Sum256([]byte(p.Dir))
+	return filepath.Join(os.TempDir(), "openclaw-rec-"+hex.EncodeToString(h[:8])+".sock")
+}
+
+type recClient struct{ sock string }
+
+// call sends one request and decodes the one-line answer into out.
+func (c *recClient) call(ctx context.Context, req recRequest, out any) error {
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, "unix", c.sock)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	stop := context.AfterFunc(ctx, func() { conn.Close() })
+	defer stop()
+	b, _ := json.Marshal(req)
+	if _, err := conn.Write(append(b, '\n')); err != nil {
+		return err
+	}
+	sc := bufio.NewScanner(conn)
+	sc.Buffer(make([]byte, 64<<10), recorderIOLimit)
+	if !sc.Scan() {
+		if err := sc.Err(); err != nil {
+			return err
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("browser recorder hung up")
+	}
+	var e struct {
+		Error string `json:"error"`
+		Code  string `json:"code"`
+	}
+	if json.Unmarshal(sc.Bytes(), &e) == nil && e.Error != "" {
+		code := tools.CodeFailed
+		if e.Code == "NOT_FOUND" {
+			code = tools.CodeNotFound
+		}
+		return tools.Errorf(code, "%s", e.Error)
+	}
+	return json.Unmarshal(sc.Bytes(), out)
+}
+
+// ping reports whether a recorder answers on the socket.
+func (c *recClient) ping(ctx context.Context) bool {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	var v map[string]any
+	return c.call(ctx, recRequest{Op: "mark"}, &v) == nil
+}
+
+// recorder returns the profile's recorder, launching one when none
+// answers (a browser started by an older binary, or a recorder that
+// died); nil when it cannot run, and the call goes on without capture.
+func (s *session) recorder(ctx context.Context) *recClient {
+	if s.rec != nil {
+		return s.rec
+	}
+	c := &recClient{sock: s.p.recSock()}
+	if !c.ping(ctx) {
+		if err := s.p.spawnRecorder(ctx, s.ws); err != nil {
+			return nil
+		}
+	}
+	s.rec = c
+	return c
+}
+
+// spawnRecorder launches the detached recorder for the browser at ws and
+// waits (bounded) until it answers.
+func (p *profile) spawnRecorder(ctx context.Context, ws string) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	spec, _ := json.Marshal(recorderSpec{Dir: p.Dir, StateDir: filepath.Dir(filepath.Dir(p.Dir)), WS: ws, Sock: p.recSock()})
+	logf, err := os.OpenFile(filepath.Join(p.Dir, "recorder.log"), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	defer logf.Close()
+	cmd := exec.Command(exe)
+	cmd.Env = append(filterProxyEnv(os.Environ()), recorderEnv+"="+string(spec))
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("browser recorder: %w", err)
+	}
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
+	c := &recClient{sock: p.recSock()}
+	deadline := time.NewTimer(5 * time.Second)
+	defer deadline.Stop()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if c.ping(ctx) {
+			return nil
+		}
+		select {
+		case <-exited:
+			if c.ping(ctx) { // another recorder won the race
+				return nil
+			}
+			return fmt.Errorf("browser recorder exited (see %s)", filepath.Join(p.Dir, "recorder.log"))
+		case <-deadline.C:
+			return fmt.Errorf("browser recorder did not answer")
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick.C:
+		}
+	}
+}
+
+// quitRecorder asks the profile's recorder to end (stop, reset).
+func (p *profile) quitRecorder(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	var v map[string]any
+	_ = (&recClient{sock: p.recSock()}).call(ctx, recRequest{Op: "quit"}, &v)
+}
+
+// needRecorder is the recorder or an error naming what needed it.
+func (s *session) needRecorder(ctx context.Context, what string) (*recClient, error) {
+	if c := s.recorder(ctx); c != nil {
+		return c, nil
+	}
+	return nil, tools.Errorf(tools.CodeFailed, "%s needs the browser recorder, which could not start (see %s)", what, filepath.Join(s.p.Dir, "recorder.log"))
+}
