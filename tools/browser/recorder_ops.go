@@ -24,7 +24,7 @@ func (r *recorder) settle(ctx context.Context, req recRequest) any {
 	_, blocked := r.pending[req.TargetID]
 	r.mu.Unlock()
 	if ok && !blocked && req.TimeoutMs > 0 {
-		sctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
+		sctx, cancel := context.WithTimeout(ctx, time.Duration(min(req.TimeoutMs, 3000))*time.Millisecond)
 		_, _ = proto.RuntimeEvaluate{Expression: "0"}.Call(r.on(sctx, sess))
 		cancel()
 	}
