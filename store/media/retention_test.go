@@ -58,7 +58,7 @@ func wantNames(t *testing.T, d *Dir, want ...string) {
 func TestSweepRemovesExpired(t *testing.T) {
 	d := New(t.TempDir())
 	now := time.Now()
-	old := saveAged(t, d, "old", 25*time.Hour)
+	saveAged(t, d, "old", 25*time.Hour)
 	mid := saveAged(t, d, "mid", 23*time.Hour)
 	fresh := saveAged(t, d, "fresh", 0)
 	aged := now.Add(-48 * time.Hour)
@@ -97,15 +97,14 @@ func TestSweepRemovesExpired(t *testing.T) {
 	if b, _ := os.ReadFile(outside); string(b) != "outside" {
 		t.Fatal("the symlink's target was touched")
 	}
-	_ = old
 }
 
 // Over the size cap the oldest go first, but never a file inside the
 // grace period: a response may just have returned it.
 func TestSweepSizeCapKeepsGrace(t *testing.T) {
 	d := New(t.TempDir())
-	a := saveAged(t, d, strings.Repeat("a", 100), 3*time.Hour)
-	b := saveAged(t, d, strings.Repeat("b", 100), 2*time.Hour)
+	saveAged(t, d, strings.Repeat("a", 100), 3*time.Hour)
+	saveAged(t, d, strings.Repeat("b", 100), 2*time.Hour)
 	c := saveAged(t, d, strings.Repeat("c", 100), time.Hour)
 	young := saveAged(t, d, strings.Repeat("y", 300), Grace/2)
 	r := Retention{MaxAge: 24 * time.Hour, MaxTotalBytes: 450}
@@ -120,7 +119,6 @@ func TestSweepSizeCapKeepsGrace(t *testing.T) {
 	}
 	// c goes; young stays over the cap.
 	wantNames(t, d, young)
-	_, _ = a, b
 }
 
 // Saving the same bytes again renews the file, so a sweep keeps it.
@@ -140,12 +138,11 @@ func TestSaveRenewsSameBytes(t *testing.T) {
 func TestSaveSweepsAtMostOncePerInterval(t *testing.T) {
 	state := t.TempDir()
 	plain := New(state)
-	old1 := saveAged(t, plain, "old one", 48*time.Hour)
+	saveAged(t, plain, "old one", 48*time.Hour)
 
 	d := New(state).SweepOnSave(config.Empty())
 	kept := saveAged(t, d, "new one", 0)
-	wantNames(t, d, kept) // old1 swept
-	_ = old1
+	wantNames(t, d, kept) // the old one swept
 
 	old2 := saveAged(t, plain, "old two", 48*time.Hour)
 	kept2 := saveAged(t, d, "new two", 0)
