@@ -61,6 +61,7 @@ func run(bin string, notes, runs int) error {
 		if err := os.MkdirAll(ws, 0o755); err != nil {
 			return err
 		}
+		var corpus int
 		for i := range notes {
 			var b strings.Builder
 			fmt.Fprintf(&b, "# Note %d\n", i)
@@ -71,7 +72,9 @@ func run(bin string, notes, runs int) error {
 			if err := os.WriteFile(filepath.Join(ws, fmt.Sprintf("%04d.md", i)), []byte(b.String()), 0o644); err != nil {
 				return err
 			}
+			corpus += b.Len()
 		}
+		fmt.Printf("%-12s corpus: %d notes, %.1f MB\n", mode, notes, float64(corpus)/1e6)
 		ms := map[string]any{"provider": "none"}
 		if mode == "hybrid" {
 			ms = map[string]any{"provider": "openai", "remote": map[string]any{"baseUrl": base, "apiKey": "k"}}
