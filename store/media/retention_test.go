@@ -2,6 +2,7 @@ package media
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -248,4 +249,33 @@ func TestSweepLimits(t *testing.T) {
 	if err != nil || st.Scanned < 1 {
 		t.Fatalf("%+v %v", st, err)
 	}
+}
+
+// A backlog larger than one locked batch is removed whole (the lock is
+// taken per batch), and a removal bound that is not a multiple of the
+// batch stops exactly there.
+func TestSweepBacklogInBatches(t *testing.T) {
+	d := New(t.TempDir())
+	if err := os.MkdirAll(d.Root(), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-48 * time.Hour)
+	for i := range 3*removeBatch + 5 {
+		p := filepath.Join(d.Root(), fmt.Sprintf("%032x.png", i))
+		if err := os.WriteFile(p, []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st, err := d.Sweep(context.Background(), RetentionFrom(nil), time.Now(), Limits{Remove: removeBatch + 3})
+	if err != nil || st.Removed != removeBatch+3 || st.KeptBytes != int64(2*removeBatch+2) {
+		t.Fatalf("bounded: %+v %v", st, err)
+	}
+	st, err = d.Sweep(context.Background(), RetentionFrom(nil), time.Now(), Limits{})
+	if err != nil || st.Removed != 2*removeBatch+2 || st.KeptBytes != 0 {
+		t.Fatalf("whole: %+v %v", st, err)
+	}
+	wantNames(t, d)
 }
