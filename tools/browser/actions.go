@@ -251,11 +251,21 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
+			rec, seq := s.mark(ctx)
 			url, err := navigate(ctx, s, pg, u, p.TimeoutMs)
 			if err != nil {
 				return nil, err
 			}
-			return tools.JSONResult(map[string]any{"ok": true, "targetId": string(pg.TargetID), "url": url})
+			out := map[string]any{"ok": true, "targetId": string(pg.TargetID), "url": url}
+			// The document's HTTP status and the console errors of the load.
+			sum := rec.effects(ctx, string(pg.TargetID), seq, 2000, false)
+			if nav, ok := sum["navigated"].(map[string]any); ok && nav["status"] != nil {
+				out["status"] = nav["status"]
+			}
+			if errs, ok := sum["consoleErrors"]; ok {
+				out["consoleErrors"] = errs
+			}
+			return tools.JSONResult(out)
 		})})
 	reg(&tools.Action{Verb: "focus", Summary: "Make a tab the current one", Args: []string{"targetId"},
 		Schema: schemaReq([]string{"targetId"}),
@@ -380,13 +390,7 @@ func actAction(ctx context.Context, env *tools.Env, s *session, p params) (any, 
 	}
 	start := time.Now()
 	target := string(pg.TargetID)
-	rec := s.recorder(ctx)
-	var mark struct {
-		Seq int64 `json:"seq"`
-	}
-	if rec != nil && rec.call(ctx, recRequest{Op: "mark"}, &mark) != nil {
-		rec = nil
-	}
+	rec, seq := s.mark(ctx)
 	actCtx, cancelAct := context.WithCancel(ctx)
 	defer cancelAct()
 	type outcome struct {
@@ -406,7 +410,7 @@ func actAction(ctx context.Context, env *tools.Env, s *session, p params) (any, 
 			var v struct {
 				Dialog map[string]any `json:"dialog"`
 			}
-			if rec.call(wctx, recRequest{Op: "waitDialog", TargetID: target, Seq: mark.Seq}, &v) == nil && v.Dialog != nil {
+			if rec.call(wctx, recRequest{Op: "waitDialog", TargetID: target, Seq: seq}, &v) == nil && v.Dialog != nil {
 				dialogs <- v.Dialog
 			}
 		}()
@@ -430,11 +434,8 @@ func actAction(ctx context.Context, env *tools.Env, s *session, p params) (any, 
 		}
 		_, expectDownload := extra[expectDownloadKey]
 		delete(extra, expectDownloadKey)
-		var sum map[string]any
-		if rec.call(ctx, recRequest{Op: "settle", TargetID: target, Seq: mark.Seq, TimeoutMs: settle, ExpectDownload: expectDownload}, &sum) == nil {
-			for k, v := range sum {
-				out[k] = v
-			}
+		for k, v := range rec.effects(ctx, target, seq, settle, expectDownload) {
+			out[k] = v
 		}
 	}
 	if r.Kind != "close" {

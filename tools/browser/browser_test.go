@@ -613,6 +613,9 @@ func TestActEffects(t *testing.T) {
 	if b, err := os.ReadFile(dl.Get("path").String()); err != nil || strings.TrimSpace(string(b)) != "quarterly numbers" {
 		t.Errorf("downloaded media %s: %v %q", dl.Get("path"), err, b)
 	}
+	if all := r.ok("browser", "downloads", "--since-last").Get("details.downloads"); len(all.Array()) != 1 || all.Get("0.path").String() != dl.Get("path").String() {
+		t.Errorf("downloads: %s", all.Raw)
+	}
 
 	r.ok("browser", "drag", refFor(t, snap, `: Drag me`), refFor(t, snap, `region "Drop zone"`))
 	if got := r.eval(`() => document.getElementById("zone").textContent`); got != "dropped item" {
@@ -623,7 +626,10 @@ func TestActEffects(t *testing.T) {
 	if !strings.HasSuffix(res.Get("navigated.url").String(), "/missing.html") || res.Get("navigated.status").Int() != 404 {
 		t.Errorf("click on a link to a missing page: %s", res.Raw)
 	}
-	r.ok("browser", "navigate", r.base+"/events.html")
+	res = r.ok("browser", "navigate", r.base+"/events.html").Get("details")
+	if res.Get("status").Int() != 200 || !strings.Contains(res.Get("consoleErrors").Raw, "load-error") {
+		t.Errorf("navigate reports the status and the load's console errors: %s", res.Raw)
+	}
 	res = r.ok("browser", "click", refFor(t, r.snapshot(), `link "Go next"`)).Get("details")
 	if !strings.HasSuffix(res.Get("navigated.url").String(), "/next.html") || res.Get("navigated.status").Int() != 200 {
 		t.Errorf("click on a link: %s", res.Raw)

@@ -28,6 +28,19 @@ func init() {
 		Run: withSession(func(ctx context.Context, env *tools.Env, s *session, p params) (any, error) {
 			return recorderList(ctx, s, p, "requests")
 		})})
+	reg(&tools.Action{Verb: "downloads", Summary: "Downloads since the browser started, each stored as media (path) when finished",
+		Schema: schema(propSinceLast),
+		Run: withSession(func(ctx context.Context, env *tools.Env, s *session, p params) (any, error) {
+			rec, err := s.needRecorder(ctx, "downloads")
+			if err != nil {
+				return nil, err
+			}
+			var out map[string]any
+			if err := rec.call(ctx, recRequest{Op: "downloads", SinceLast: p.SinceLast}, &out); err != nil {
+				return nil, tools.AsError(err)
+			}
+			return tools.JSONResult(out)
+		})})
 	reg(&tools.Action{Verb: "response-body", Summary: "The response body of request ID (from `openclaw browser requests`)", Args: []string{"id"},
 		Examples: []string{"openclaw browser response-body 12"},
 		Schema: schemaReq([]string{"id"}, `"id":{"type":"integer","minimum":1,"description":"Request number"}`,

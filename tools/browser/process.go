@@ -240,6 +240,7 @@ func (p *profile) start(ctx context.Context, env *tools.Env) (status, error) {
 		if ws, err := wsURL(ctx, endpoint); err == nil {
 			// The recorder keeps console, requests, dialogs and downloads
 			// between calls; without it the browser still works.
+			env.Progress("CDP ready; starting the event recorder", 0, -1)
 			if err := p.spawnRecorder(ctx, ws); err != nil {
 				env.Progress("capture unavailable: "+err.Error(), 0, -1)
 			}

@@ -158,3 +158,32 @@ func (s *session) needRecorder(ctx context.Context, what string) (*recClient, er
 	}
 	return nil, tools.Errorf(tools.CodeFailed, "%s needs the browser recorder, which could not start (see %s)", what, filepath.Join(s.p.Dir, "recorder.log"))
 }
+
+// mark is the recorder and its event-log position before an operation;
+// nil when no recorder runs.
+func (s *session) mark(ctx context.Context) (*recClient, int64) {
+	rec := s.recorder(ctx)
+	if rec == nil {
+		return nil, 0
+	}
+	var m struct {
+		Seq int64 `json:"seq"`
+	}
+	if rec.call(ctx, recRequest{Op: "mark"}, &m) != nil {
+		return nil, 0
+	}
+	return rec, m.Seq
+}
+
+// effects is what happened on the tab since the mark, after waiting (up
+// to settleMs) for what was started to finish.
+func (rec *recClient) effects(ctx context.Context, target string, seq int64, settleMs int, expectDownload bool) map[string]any {
+	if rec == nil {
+		return nil
+	}
+	var sum map[string]any
+	if rec.call(ctx, recRequest{Op: "settle", TargetID: target, Seq: seq, TimeoutMs: settleMs, ExpectDownload: expectDownload}, &sum) != nil {
+		return nil
+	}
+	return sum
+}

@@ -624,6 +624,8 @@ func (r *recorder) answer(ctx context.Context, c net.Conn, req recRequest) any {
 		return r.waitDialog(ctx, c, req)
 	case "console":
 		return r.consoleList(req)
+	case "downloads":
+		return r.downloadList(req)
 	case "requests":
 		return r.requestList(req)
 	case "body":

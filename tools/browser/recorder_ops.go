@@ -360,3 +360,24 @@ func (r *recorder) dialog(ctx context.Context, req recRequest) any {
 	r.bump()
 	return map[string]any{"ok": true, "answered": copyMap(d.Data)}
 }
+
+// downloadList is the downloads action: every download since the browser
+// started (all tabs; the recorder stores each finished one as media).
+func (r *recorder) downloadList(req recRequest) any {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	from := int64(0)
+	if req.SinceLast {
+		from = r.cursors["downloads"]
+	}
+	out := []map[string]any{}
+	for _, e := range r.events {
+		if e.Kind == "download" && e.seq > from {
+			out = append(out, copyMap(e.Data))
+		}
+	}
+	if req.SinceLast {
+		r.cursors["downloads"] = r.seq
+	}
+	return map[string]any{"downloads": out}
+}
