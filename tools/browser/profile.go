@@ -48,6 +48,7 @@ type browserConf struct {
 	ExtraArgs       []string               `json:"extraArgs"`
 	SSRF            ssrfPolicy             `json:"ssrfPolicy"`
 	Profiles        map[string]profileConf `json:"profiles"`
+	SnapDefaults    snapDefaults           `json:"snapshotDefaults"`
 }
 
 // profile is a resolved profile: everything needed to launch or attach.

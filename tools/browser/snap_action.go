@@ -23,6 +23,12 @@ type snapParams struct {
 	Diff      bool   `json:"diff"`
 }
 
+// snapDefaults is browser.snapshotDefaults: mode "efficient" makes the
+// efficient preset the default of snapshots that name no format.
+type snapDefaults struct {
+	Mode string `json:"mode"`
+}
+
 // Snapshot defaults (A.5, current builds).
 const (
 	defaultMaxChars   = 40000
@@ -73,7 +79,9 @@ func snapshotAction(ctx context.Context, s *session, p snapParams) (any, error) 
 	if p.Mode != "" && p.Mode != "efficient" {
 		return nil, tools.Errorf(tools.CodeInvalidParams, "unknown snapshot mode %q (efficient)", p.Mode)
 	}
-	efficient := p.Efficient || p.Mode == "efficient"
+	// browser.snapshotDefaults.mode=efficient applies when no format is named.
+	efficient := p.Efficient || p.Mode == "efficient" ||
+		(p.Format == "" && p.SnapshotFormat == "" && s.p.conf.SnapDefaults.Mode == "efficient")
 	if format == "aria" && (efficient || p.Compact || p.Depth != nil || p.Selector != "" || p.Frame != "" || p.URLs || p.Interactive) {
 		return nil, tools.Errorf(tools.CodeInvalidParams, "interactive, compact, depth, selector, frame, urls and efficient need format ai")
 	}

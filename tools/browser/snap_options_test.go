@@ -1,6 +1,7 @@
 package browser_test
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -84,6 +85,19 @@ func TestSnapshotOptions(t *testing.T) {
 		out, _, code := r.run("browser", "snapshot", "--frame", "h1")
 		if code != 2 || !strings.Contains(out, "not an iframe") {
 			t.Errorf("--frame on a heading: exit %d %s", code, out)
+		}
+	})
+	t.Run("config-default", func(t *testing.T) {
+		want := r.snapshot("--efficient")
+		port := r.ok("browser", "status").Get("details.cdpPort").Int()
+		r.writeConfig(map[string]any{"headless": true, "noSandbox": os.Geteuid() == 0,
+			"ssrfPolicy": map[string]any{"dangerouslyAllowPrivateNetwork": true}, "snapshotDefaults": map[string]any{"mode": "efficient"},
+			"profiles": map[string]any{"openclaw": map[string]any{"cdpPort": port}}})
+		if got := r.snapshot(); got != want {
+			t.Errorf("browser.snapshotDefaults.mode=efficient: a plain snapshot gave\n%s\nwant\n%s", got, want)
+		}
+		if got := r.snapshot("--format", "ai"); got == want || !strings.Contains(got, "- heading \"Frames\"") {
+			t.Errorf("an explicit format should bypass the configured mode:\n%s", got)
 		}
 	})
 }
