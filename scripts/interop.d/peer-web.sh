@@ -17,17 +17,35 @@ pids+=($!)
 wait_ready "http://127.0.0.1:$wport/" 10 || echo "web interop: the page server did not start" >&2
 wurl="http://127.0.0.1:$wport/"
 
-# Before any allowance the SSRF guard refuses the loopback page and names the rule and the fix.
+# wpatch RAW: config.patch with the current base hash. Arrays other families set (tools.alsoAllow)
+# are kept and extended, and named in replacePaths as the original requires.
+wpatch() {
+  local params
+  params=$(P gateway call config.get --url "$url" --token "$token" --json 2>/dev/null | python3 -c '
+import json, sys
+cur = json.load(sys.stdin)
+also = list((cur.get("config") or {}).get("tools", {}).get("alsoAllow") or [])
+if "web_fetch" not in also:
+    also.append("web_fetch")
+raw = json.loads(sys.argv[1])
+raw.setdefault("tools", {})["alsoAllow"] = also
+print(json.dumps({"raw": json.dumps(raw), "baseHash": cur["hash"], "replacePaths": ["tools.alsoAllow"]}))' "$1")
+  P gateway call config.patch --url "$url" --token "$token" --json --params "$params"
+}
+
+# Allow web_fetch (the coding profile set above leaves it out) and configure two model providers.
+check "peer: config.patch allows web_fetch and adds model providers" \
+  'd.get("ok") is True and "web_fetch" in d["config"]["tools"]["alsoAllow"] and "local" in d["config"]["models"]["providers"]' \
+  wpatch '{"models":{"providers":{"local":{"baseUrl":"http://127.0.0.1:11434/v1","api":"openai-completions","models":[{"id":"llama3","name":"Llama 3","contextWindow":8192,"reasoning":false}]},"remote":{"baseUrl":"https://llm.example.com/v1","models":[{"id":"big"}]}}}}'
+
+# Before the private-network allowance the SSRF guard refuses the loopback page and names the rule and the fix.
 check "peer: tools.invoke web_fetch of a loopback page refused by the SSRF guard" \
   'd["ok"] is False and d["error"]["code"] == "DENIED" and "loopback 127.0.0.0/8" in d["error"]["message"] and "tools.web.fetch.ssrfPolicy.allowedHostnames" in d["error"]["message"]' \
   P gateway call tools.invoke --url "$url" --token "$token" --json --params "{\"name\":\"web_fetch\",\"args\":{\"url\":\"$wurl\"}}"
 
-# Allow 127.0.0.1 (and web_fetch, which the coding profile set above leaves out) and configure
-# two model providers, through the original's config.patch with the current base hash.
-whash=$(P gateway call config.get --url "$url" --token "$token" --json 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["hash"])')
-check "peer: config.patch allows 127.0.0.1 for web_fetch and adds model providers" \
+check "peer: config.patch allows 127.0.0.1 in tools.web.fetch.ssrfPolicy" \
   'd.get("ok") is True and d["config"]["tools"]["web"]["fetch"]["ssrfPolicy"]["allowedHostnames"] == ["127.0.0.1"]' \
-  P gateway call config.patch --url "$url" --token "$token" --json --params "{\"raw\":\"{tools:{alsoAllow:['web_fetch'],web:{fetch:{ssrfPolicy:{allowedHostnames:['127.0.0.1']}}}},models:{providers:{local:{baseUrl:'http://127.0.0.1:11434/v1',api:'openai-completions',models:[{id:'llama3',name:'Llama 3',contextWindow:8192,reasoning:false}]},remote:{baseUrl:'https://llm.example.com/v1',models:[{id:'big'}]}}}}\",\"baseHash\":\"$whash\"}"
+  wpatch '{"tools":{"web":{"fetch":{"ssrfPolicy":{"allowedHostnames":["127.0.0.1"]}}}}}'
 
 check "peer: tools.invoke web_fetch of the allowed page (readability → Markdown)" \
   'd["ok"] is True and d["toolName"] == "web_fetch" and d["output"]["details"]["extractor"] == "readability" and d["output"]["details"]["status"] == 200 and "Interop page" in d["output"]["details"]["title"] and "extracted it through readability" in d["output"]["details"]["text"] and "EXTERNAL_UNTRUSTED_CONTENT" in d["output"]["details"]["text"]' \
