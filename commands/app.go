@@ -20,6 +20,9 @@ var Version = "2026.9.6-go"
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	r := newRuntime(stdin, stdout, stderr)
 	r.io = newIOStreams(stdin, stdout, stderr, r.getenv, hasFlag(args, "no-color"))
+	if !completionRequested(args) {
+		r.cmdWord = commandWord(args) // build only that command's schema flags (lazyflags.go)
+	}
 	app := r.newApp()
 	if completionRequested(args) {
 		complete(app, args, r.getenv("OPENCLAW_COMPLETE"), stdout)
@@ -87,6 +90,8 @@ func (r *runtime) newApp() *cli.App {
 		}
 		return cli.ShowAppHelp(c)
 	}
+	r.buildFlags(app.Commands)
+	r.buildFlags(app.Commands)
 	finishTree(app.Commands)
 	return app
 }

@@ -55,21 +55,14 @@ func (r *runtime) methodGroupCommand(g methodGroup) *cli.Command {
 // method's schema here first, so a missing argument is a usage error
 // (exit 2) without a connection.
 func (r *runtime) methodCommand(a *tools.Action, name string, x methodExtra) *cli.Command {
-	flags := append(outputFlags(),
-		&cli.StringFlag{Name: "params", Usage: "params as a JSON object, @file, or - for stdin (flags override)"})
-	flags = append(flags, connFlags()...)
-	flags = append(flags, x.Flags...)
-	flags = append(flags, schemaFlags(a)...)
 	args := argsUsageLine(a)
 	if args == "" {
 		args = " " // no "[arguments...]" in help
 	}
-	return &cli.Command{
-		Name:        name,
-		Usage:       lowerFirst(a.Summary), // as the other built-in commands' usage lines
-		ArgsUsage:   args,
-		Description: describeMethod(a),
-		Flags:       flags,
+	cmd := &cli.Command{
+		Name:      name,
+		Usage:     lowerFirst(a.Summary), // as the other built-in commands' usage lines
+		ArgsUsage: args,
 		Action: func(c *cli.Context) error {
 			params, err := buildParams(c, a, r.stdin)
 			if err != nil {
@@ -103,6 +96,15 @@ func (r *runtime) methodCommand(a *tools.Action, name string, x methodExtra) *cl
 			return r.emit(c, a.Render, res)
 		},
 	}
+	r.deferDetails(cmd, func(cmd *cli.Command) { // lazyflags.go
+		cmd.Description = describeMethod(a)
+		flags := append(outputFlags(),
+			&cli.StringFlag{Name: "params", Usage: "params as a JSON object, @file, or - for stdin (flags override)"})
+		flags = append(flags, connFlags()...)
+		flags = append(flags, x.Flags...)
+		cmd.Flags = append(flags, schemaFlags(a)...)
+	})
+	return cmd
 }
 
 // describeMethod is a generated verb's long help.

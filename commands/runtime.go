@@ -35,6 +35,12 @@ type runtime struct {
 	// relayed is the gateway the last tool call ran on (nil: in this
 	// process); --out fetches result files from it (media_out.go).
 	relayed *gatewayTarget
+
+	// cmdWord is the top-level command this command line runs (lazyflags.go):
+	// only its tool commands get their schema flags built. "" builds all.
+	cmdWord string
+	// details fills a generated command's flags and help on demand.
+	details map[*cli.Command]func(*cli.Command)
 }
 
 func newRuntime(stdin io.Reader, stdout, stderr io.Writer) *runtime {

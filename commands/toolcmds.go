@@ -100,21 +100,10 @@ func groupUsage(group, tool string, multi bool) string {
 // actionCommand is the CLI face of one action: its schema properties as
 // flags, its Args as positionals.
 func (r *runtime) actionCommand(a *tools.Action, name string) *cli.Command {
-	flags := append(outputFlags(),
-		&cli.StringFlag{Name: "params", Usage: "params as a JSON object, @file, or - for stdin (flags override)"},
-		&cli.BoolFlag{Name: "stream", Usage: "print progress and events as NDJSON on stdout, then the result line"})
-	if a.Where != tools.Gateway {
-		flags = append(flags, &cli.BoolFlag{Name: "remote", Usage: "run on the gateway instead of in this process"})
-	}
-	flags = append(flags, connFlags()...)
-	flags = append(flags, mediaFlags(a)...) // --out (media_out.go)
-	flags = append(flags, schemaFlags(a)...)
-	return &cli.Command{
-		Name:        name,
-		Usage:       a.Summary,
-		ArgsUsage:   argsUsageLine(a),
-		Description: describe(a),
-		Flags:       flags,
+	cmd := &cli.Command{
+		Name:      name,
+		Usage:     a.Summary,
+		ArgsUsage: argsUsageLine(a),
 		Action: func(c *cli.Context) error {
 			params, err := buildParams(c, a, r.stdin)
 			if err != nil {
@@ -133,6 +122,25 @@ func (r *runtime) actionCommand(a *tools.Action, name string) *cli.Command {
 			return r.emit(c, a.Render, res)
 		},
 	}
+	r.deferDetails(cmd, func(cmd *cli.Command) { // lazyflags.go
+		cmd.Description = describe(a)
+		cmd.Flags = actionFlags(a)
+	})
+	return cmd
+}
+
+// actionFlags are a tool command's flags: output, params, connection,
+// media and its schema properties.
+func actionFlags(a *tools.Action) []cli.Flag {
+	flags := append(outputFlags(),
+		&cli.StringFlag{Name: "params", Usage: "params as a JSON object, @file, or - for stdin (flags override)"},
+		&cli.BoolFlag{Name: "stream", Usage: "print progress and events as NDJSON on stdout, then the result line"})
+	if a.Where != tools.Gateway {
+		flags = append(flags, &cli.BoolFlag{Name: "remote", Usage: "run on the gateway instead of in this process"})
+	}
+	flags = append(flags, connFlags()...)
+	flags = append(flags, mediaFlags(a)...) // --out (media_out.go)
+	return append(flags, schemaFlags(a)...)
 }
 
 // schemaFlags are an action's schema properties as flags (camelCase →

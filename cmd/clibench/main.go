@@ -37,6 +37,7 @@ func main() {
 	if *label == "" {
 		*label = fmt.Sprint(args)
 	}
+	cpu := map[string][]time.Duration{} // user+system time of each run, by binary
 	once := func(bin string) time.Duration {
 		cmd := exec.Command(bin, args[1:]...)
 		t0 := time.Now()
@@ -44,7 +45,9 @@ func main() {
 			fmt.Fprintf(os.Stderr, "clibench: %s (%s): %v\n", *label, bin, err)
 			os.Exit(1)
 		}
-		return time.Since(t0)
+		d := time.Since(t0)
+		cpu[bin] = append(cpu[bin], cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
+		return d
 	}
 	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 	if *vs != "" {
@@ -58,8 +61,8 @@ func main() {
 			}
 			a, b, diff = append(a, ta), append(b, tb), append(diff, tb-ta)
 		}
-		fmt.Printf("%-42s %s median %6.2f ms | %s median %6.2f ms | paired diff median %+6.2f ms  (%d pairs)\n",
-			*label, *vs, ms(median(a)), args[0], ms(median(b)), ms(median(diff)), *n)
+		fmt.Printf("%-42s %s median %6.2f ms (cpu %5.2f) | %s median %6.2f ms (cpu %5.2f) | paired diff median %+6.2f ms  (%d pairs)\n",
+			*label, *vs, ms(median(a)), ms(median(cpu[*vs])), args[0], ms(median(b)), ms(median(cpu[args[0]])), ms(median(diff)), *n)
 		return
 	}
 	ts := make([]time.Duration, 0, *n)
