@@ -510,3 +510,36 @@ func TestVectorsOfDeletedNotesAreKeptUpToMaxEntries(t *testing.T) {
 		})
 	}
 }
+
+func TestFallbackProviderTakesOverWhenThePrimaryFails(t *testing.T) {
+	noEmbeddingKeys(t)
+	down := newEmbedServer(t)
+	down.Close()
+	backup := newEmbedServer(t)
+	env, _ := newEnv(t, garageNotes())
+	env.Config = &config.Config{Doc: map[string]any{
+		"models": map[string]any{"providers": map[string]any{"ollama": map[string]any{"baseUrl": backup.URL + "/v1"}}},
+		"agents": map[string]any{"defaults": map[string]any{"memorySearch": map[string]any{
+			"provider": "openai", "fallback": "ollama",
+			"remote": map[string]any{"baseUrl": down.URL + "/v1", "apiKey": "k"},
+		}}},
+	}}
+	r, err := invoke(t, env, "memory_search", map[string]any{"query": "automobile"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := r.Get("details")
+	if d.Get("mode").String() != "hybrid" || d.Get("provider").String() != "ollama" || d.Get("model").String() != "nomic-embed-text" {
+		t.Fatalf("fallback provider: %s", d.Raw)
+	}
+	if d.Get("fallback.from").String() != "openai" || d.Get("fallback.to").String() != "ollama" ||
+		!strings.Contains(d.Get("warning").String(), "using ollama") {
+		t.Errorf("fallback note: %s", d.Raw)
+	}
+	if hits := d.Get("results").Array(); len(hits) == 0 || hits[0].Get("path").String() != "memory/garage.md" {
+		t.Fatalf("hits %v", paths(hits))
+	}
+	if reqs, _ := backup.take(); reqs == 0 {
+		t.Error("the fallback server saw no request")
+	}
+}

@@ -16,6 +16,7 @@ type settings struct {
 	Enabled  *bool  `json:"enabled"`
 	Provider string `json:"provider"`
 	Model    string `json:"model"`
+	Fallback string `json:"fallback"`
 	Remote   struct {
 		BaseURL string            `json:"baseUrl"`
 		APIKey  any               `json:"apiKey"`

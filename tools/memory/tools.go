@@ -205,20 +205,39 @@ func runSearch(ctx context.Context, env *tools.Env, p searchParams) (any, error)
 	}
 	var qvec []float32
 	if emb != nil && strings.TrimSpace(p.Query) != "" {
-		es, err := ix.embedMissing(ctx, emb, ss.Indexed+ss.Removed > 0, st.keepOrphans())
-		res.Debug.Embedded = es.Embedded
-		if err == nil {
-			qvec, err = emb.EmbedQuery(ctx, strings.TrimSpace(p.Query))
-		}
+		q := strings.TrimSpace(p.Query)
+		changed := ss.Indexed+ss.Removed > 0
+		var embedded int
+		qvec, embedded, err = embedQuery(ctx, ix, emb, q, changed, st.keepOrphans())
+		res.Debug.Embedded = embedded
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, tools.Errorf(tools.CodeInterrupted, "memory search: %w", ctx.Err())
 			}
-			// The provider failed: keywords still answer; say so.
-			qvec = nil
 			reason = err.Error()
-			res.Fallback = &fallbackNote{From: emb.Provider(), To: "keyword-only", Reason: reason}
-			res.Warning = "embeddings unavailable (" + reason + "); using keyword-only results"
+			from := emb.Provider()
+			// memorySearch.fallback names a provider to try next (with its
+			// own defaults and keys); else keywords answer. Either way the
+			// result says what happened.
+			if fb, ok := fallbackEmbedder(env, st, from); ok {
+				qvec, embedded, err = embedQuery(ctx, ix, fb, q, changed, st.keepOrphans())
+				res.Debug.Embedded += embedded
+				if err == nil {
+					emb = fb
+					res.Provider, res.Model = fb.Provider(), fb.Model()
+					res.Fallback = &fallbackNote{From: from, To: fb.Provider(), Reason: reason}
+					res.Warning = "embeddings " + from + " unavailable (" + reason + "); using " + fb.Provider()
+				} else if ctx.Err() != nil {
+					return nil, tools.Errorf(tools.CodeInterrupted, "memory search: %w", ctx.Err())
+				} else {
+					reason += "; fallback " + fb.Provider() + ": " + err.Error()
+				}
+			}
+			if err != nil {
+				qvec = nil
+				res.Fallback = &fallbackNote{From: from, To: "keyword-only", Reason: reason}
+				res.Warning = "embeddings unavailable (" + reason + "); using keyword-only results"
+			}
 		}
 	}
 	if qvec != nil {
@@ -267,6 +286,32 @@ func resolveEmbedder(env *tools.Env, st *settings) (emb *providers.Embedder, rea
 		return nil, "", err
 	}
 	return emb, "", nil
+}
+
+// embedQuery embeds the chunks emb has no vector for yet, then the query.
+func embedQuery(ctx context.Context, ix *Index, emb *providers.Embedder, q string, changed bool, keep int) ([]float32, int, error) {
+	es, err := ix.embedMissing(ctx, emb, changed, keep)
+	if err != nil {
+		return nil, es.Embedded, err
+	}
+	v, err := emb.EmbedQuery(ctx, q)
+	return v, es.Embedded, err
+}
+
+// fallbackEmbedder is memorySearch.fallback resolved with that provider's
+// own defaults and keys (remote.* belong to the primary), if it names a
+// usable provider other than the one that failed.
+func fallbackEmbedder(env *tools.Env, st *settings, failed string) (*providers.Embedder, bool) {
+	fb := strings.ToLower(strings.TrimSpace(st.Fallback))
+	if fb == "" || fb == "none" || fb == failed {
+		return nil, false
+	}
+	s, _, err := providers.ResolveEmbeddings(env.Config, providers.EmbeddingConfig{Provider: fb})
+	if err != nil || s == nil {
+		return nil, false
+	}
+	emb, err := providers.NewEmbedder(*s)
+	return emb, err == nil
 }
 
 // keepOrphans is how many vectors of vanished chunks the cache keeps.
