@@ -63,6 +63,13 @@ func findRef(pg *rod.Page, ref, local string) (*rod.Element, error) {
 		return pg.ElementFromObject(res)
 	}
 	n := res.Value.Int()
+	if n == 0 && !pg.IsIframe() {
+		// Not in the document nor its open shadow roots: a closed shadow
+		// root, which only the DevTools protocol can see into.
+		if el, err := findClosed(pg, local); err == nil && el != nil {
+			return el, nil
+		}
+	}
 	if n == 0 {
 		return nil, tools.Errorf(tools.CodeNotFound, "Unknown ref %q: its element is gone (or the page navigated). Run a new snapshot and use a ref from that snapshot.", ref)
 	}
@@ -93,4 +100,40 @@ func attachFrame(ctx context.Context, pg *rod.Page, frame proto.PageFrameID) (*r
 		return nil, err
 	}
 	return fp.Context(ctx), nil
+}
+
+// findClosed looks for the one element carrying local in the page's DOM as
+// the DevTools protocol sees it, closed shadow roots included (frame
+// documents excluded: they number their own refs). It returns nil when
+// there is not exactly one.
+func findClosed(pg *rod.Page, local string) (*rod.Element, error) {
+	depth := -1
+	doc, err := proto.DOMGetDocument{Depth: &depth, Pierce: true}.Call(pg)
+	if err != nil {
+		return nil, err
+	}
+	var hits []proto.DOMBackendNodeID
+	var walk func(n *proto.DOMNode)
+	walk = func(n *proto.DOMNode) {
+		for i := 0; i+1 < len(n.Attributes); i += 2 {
+			if n.Attributes[i] == refAttr && n.Attributes[i+1] == local {
+				hits = append(hits, n.BackendNodeID)
+			}
+		}
+		for _, c := range n.ShadowRoots {
+			walk(c)
+		}
+		for _, c := range n.Children {
+			walk(c)
+		}
+	}
+	walk(doc.Root)
+	if len(hits) != 1 {
+		return nil, nil
+	}
+	obj, err := proto.DOMResolveNode{BackendNodeID: hits[0]}.Call(pg)
+	if err != nil {
+		return nil, err
+	}
+	return pg.ElementFromObject(obj.Object)
 }

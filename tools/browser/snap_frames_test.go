@@ -74,8 +74,8 @@ func TestSnapshotFrames(t *testing.T) {
 	}
 }
 
-// TestSnapshotShadowDOM: elements inside an open shadow root get refs and
-// can be acted on.
+// TestSnapshotShadowDOM: elements inside open and closed shadow roots get
+// refs and can be acted on.
 func TestSnapshotShadowDOM(t *testing.T) {
 	r := newRig(t, nil)
 	r.ok("browser", "open", r.base+"/shadow.html")
@@ -83,7 +83,10 @@ func TestSnapshotShadowDOM(t *testing.T) {
 	golden(t, "shadow.ai.golden", snap)
 	r.ok("browser", "type", refOf(t, snap, `textbox "Name"`, 0), "bob")
 	r.ok("browser", "click", refOf(t, snap, `button "Greet"`, 0))
-	if after := r.snapshot(); !strings.Contains(after, "Hello bob") {
-		t.Errorf("acts inside the shadow root did not reach it:\n%s", after)
+	closed := refOf(t, snap, `button "Closed button"`, 0)
+	r.ok("browser", "click", closed)
+	after := r.snapshot()
+	if !strings.Contains(after, "Hello bob") || !strings.Contains(after, `button "Closed clicked" [ref=`+closed+`]`) {
+		t.Errorf("acts inside the shadow roots did not reach them:\n%s", after)
 	}
 }
