@@ -116,6 +116,9 @@ type actReq struct {
 	Height      int        `json:"height"`
 	StartRef    string     `json:"startRef"`
 	EndRef      string     `json:"endRef"`
+	// resize sets the viewport through a session that outlives the call
+	// (the recorder's); nil sets it on this call's own session.
+	resize func(w, h int) error
 }
 
 // fillFields accepts the fields array, also nested one level: the CLI's
@@ -294,7 +297,11 @@ func act(ctx context.Context, env *tools.Env, conf *browserConf, pg *rod.Page, r
 		if r.Width < 1 || r.Height < 1 || r.Width > 8192 || r.Height > 8192 {
 			return nil, tools.Errorf(tools.CodeInvalidParams, "act resize needs width and height in 1..8192")
 		}
-		if err := (proto.EmulationSetDeviceMetricsOverride{Width: r.Width, Height: r.Height, DeviceScaleFactor: 1}).Call(pg); err != nil {
+		if r.resize != nil {
+			if err := r.resize(r.Width, r.Height); err != nil {
+				return nil, actFailed(r, err)
+			}
+		} else if err := (proto.EmulationSetDeviceMetricsOverride{Width: r.Width, Height: r.Height, DeviceScaleFactor: 1}).Call(pg); err != nil {
 			return nil, actFailed(r, err)
 		}
 	case "wait":

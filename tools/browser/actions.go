@@ -391,6 +391,14 @@ func actAction(ctx context.Context, env *tools.Env, s *session, p params) (any, 
 	start := time.Now()
 	target := string(pg.TargetID)
 	rec, seq := s.mark(ctx)
+	if rec != nil {
+		// The override must be set by the long-lived recorder session: the
+		// one that sets it clears it when it detaches.
+		r.resize = func(w, h int) error {
+			var v map[string]any
+			return rec.call(ctx, recRequest{Op: "resize", TargetID: target, Width: w, Height: h}, &v)
+		}
+	}
 	actCtx, cancelAct := context.WithCancel(ctx)
 	defer cancelAct()
 	type outcome struct {
@@ -427,6 +435,7 @@ func actAction(ctx context.Context, env *tools.Env, s *session, p params) (any, 
 		cancelAct()
 	}
 	out := map[string]any{"ok": true, "kind": r.Kind, "targetId": target}
+
 	if rec != nil && r.Kind != "close" {
 		settle := int(min(timeout(r.TimeoutMs, 8000, 500, 60000), 10*time.Second).Milliseconds())
 		if blocked != nil {

@@ -634,6 +634,12 @@ func TestActEffects(t *testing.T) {
 	if !strings.HasSuffix(res.Get("navigated.url").String(), "/next.html") || res.Get("navigated.status").Int() != 200 {
 		t.Errorf("click on a link: %s", res.Raw)
 	}
+
+	// A resize lasts beyond the call that made it.
+	r.ok("browser", "resize", "500", "400")
+	if got := r.eval(`() => window.innerWidth + "x" + window.innerHeight`); got != "500x400" {
+		t.Errorf("viewport in the next call after resize 500 400: %s", got)
+	}
 }
 
 // TestUpload: files from the uploads root reach a file input, set directly

@@ -105,6 +105,9 @@ func (p *profile) spawnRecorder(ctx context.Context, ws string) error {
 		return err
 	}
 	spec, _ := json.Marshal(recorderSpec{Dir: p.Dir, StateDir: filepath.Dir(filepath.Dir(p.Dir)), WS: ws, Sock: p.recSock()})
+	if err := os.MkdirAll(p.Dir, 0o700); err != nil { // attach-only profiles have no dir yet
+		return err
+	}
 	logf, err := os.OpenFile(filepath.Join(p.Dir, "recorder.log"), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	if err != nil {
 		return err

@@ -569,6 +569,8 @@ type recRequest struct {
 	MaxChars   int    `json:"maxChars,omitempty"`
 	Accept     bool   `json:"accept,omitempty"`
 	PromptText string `json:"promptText,omitempty"`
+	Width      int    `json:"width,omitempty"`
+	Height     int    `json:"height,omitempty"`
 	// ExpectDownload: settle also waits for a download to begin.
 	ExpectDownload bool `json:"expectDownload,omitempty"`
 }
@@ -626,6 +628,21 @@ func (r *recorder) answer(ctx context.Context, c net.Conn, req recRequest) any {
 		return r.consoleList(req)
 	case "downloads":
 		return r.downloadList(req)
+	case "resize":
+		// An emulation override lasts as long as the session that set it:
+		// the recorder's outlives the CLI call that asked.
+		r.mu.Lock()
+		sess, ok := r.targets[req.TargetID]
+		r.mu.Unlock()
+		if !ok {
+			return map[string]any{"error": "tab not attached", "code": "FAILED"}
+		}
+		rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		if err := (proto.EmulationSetDeviceMetricsOverride{Width: req.Width, Height: req.Height, DeviceScaleFactor: 1}).Call(r.on(rctx, sess)); err != nil {
+			return map[string]any{"error": "resize: " + err.Error(), "code": "FAILED"}
+		}
+		return map[string]any{"ok": true}
 	case "requests":
 		return r.requestList(req)
 	case "body":
