@@ -66,7 +66,9 @@ func TestSavedPagesExtract(t *testing.T) {
 
 // BenchmarkExtractSavedPages is web_fetch's extraction (readability, then
 // Markdown) over the 50 saved pages; it reports pages/s and the median
-// milliseconds per page. `make bench-web` runs it.
+// milliseconds per page:
+//
+//	go test ./tools/web -run '^$' -bench ExtractSavedPages -benchtime 5x
 func BenchmarkExtractSavedPages(b *testing.B) {
 	pages := savedPages(b)
 	names := make([]string, 0, len(pages))
