@@ -134,6 +134,10 @@ func TestBrowserRequest(t *testing.T) {
 		t.Errorf("status before start: %s", st.Raw)
 	}
 
+	if tabs := s.ok("GET", "/tabs", nil, nil); tabs.Get("running").Bool() || tabs.Get("tabs.#").Int() != 0 {
+		t.Errorf("GET /tabs before start: %s", tabs.Raw)
+	}
+
 	if res := s.ok("POST", "/start", nil, nil); !res.Get("ok").Bool() || res.Get("profile").String() != "openclaw" {
 		t.Errorf("POST /start: %s", res.Raw)
 	}
@@ -179,6 +183,35 @@ func TestBrowserRequest(t *testing.T) {
 	if !strings.Contains(tabs.Get("tabs.#.targetId").Raw, tab.Get("targetId").String()) {
 		t.Errorf("GET /tabs: %s", tabs.Raw)
 	}
+
+	// `browser tab new|select N|close N` (POST /tabs/action, 0-based index).
+	nt := s.ok("POST", "/tabs/action", nil, map[string]any{"action": "new"})
+	newID := nt.Get("tab.targetId").String()
+	if !nt.Get("ok").Bool() || newID == "" || nt.Get("tab.url").String() != "about:blank" {
+		t.Fatalf("tab new: %s", nt.Raw)
+	}
+	indexOf := func(id string) int {
+		for i, x := range s.ok("POST", "/tabs/action", nil, map[string]any{"action": "list"}).Get("tabs.#.targetId").Array() {
+			if x.String() == id {
+				return i
+			}
+		}
+		return -1
+	}
+	formID := tab.Get("targetId").String()
+	if sel := s.ok("POST", "/tabs/action", nil, map[string]any{"action": "select", "index": indexOf(formID)}); sel.Get("targetId").String() != formID {
+		t.Errorf("tab select: %s", sel.Raw)
+	}
+	if got := s.ok("GET", "/snapshot", nil, nil).Get("targetId").String(); got != formID {
+		t.Errorf("after tab select the snapshot is of %s, want %s", got, formID)
+	}
+	if cl := s.ok("POST", "/tabs/action", nil, map[string]any{"action": "close", "index": indexOf(newID)}); cl.Get("targetId").String() != newID {
+		t.Errorf("tab close: %s", cl.Raw)
+	}
+	if i := indexOf(newID); i >= 0 {
+		t.Errorf("closed tab still listed at %d", i)
+	}
+	s.fails("POST", "/tabs/action", nil, map[string]any{"action": "select", "index": 99}, "INVALID_REQUEST", 404, "tab not found")
 
 	s.fails("GET", "/doctor", nil, nil, "INVALID_REQUEST", 404, "Not Found")
 	s.fails("PUT", "/", nil, nil, "INVALID_REQUEST", 400, "method must be GET, POST, or DELETE")
