@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
@@ -15,7 +16,9 @@ import (
 // named by its iframe's ref number in the enclosing document, then the
 // element's own ref: e7, f13e2 (element e2 of the frame iframe e13 shows),
 // f13f4e1.
-var refPath = regexp.MustCompile(`^((?:f[1-9][0-9]{0,8})*)(e[1-9][0-9]{0,8})$`)
+var refPath = sync.OnceValue(func() *regexp.Regexp { // compiled on first use: {0,8} expands the program, and init runs in every process
+	return regexp.MustCompile(`^((?:f[1-9][0-9]{0,8})*)(e[1-9][0-9]{0,8})$`)
+})
 
 // findJS finds the elements carrying a ref in the document and in its open
 // shadow roots; it returns the element when there is exactly one, else the
@@ -36,7 +39,7 @@ const findJS = `(ref) => {
 // names (in-process frames through the same session, out-of-process ones
 // through their own target) and open shadow roots.
 func resolveRef(pg *rod.Page, ref string) (*rod.Element, error) {
-	m := refPath.FindStringSubmatch(ref)
+	m := refPath().FindStringSubmatch(ref)
 	if m == nil {
 		return nil, tools.Errorf(tools.CodeInvalidParams, "invalid ref %q: use a ref like e12 or f3e12 from `openclaw browser snapshot`", ref)
 	}

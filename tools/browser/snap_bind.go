@@ -11,7 +11,7 @@ import (
 )
 
 // localRef is a ref as stored on an element: eN, unique in its document.
-var localRef = regexp.MustCompile(`^e[1-9][0-9]{0,8}$`)
+var localRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^e[1-9][0-9]{0,8}$`) }) // on first use, not in every process's init
 
 // bindJS hands out refs for the elements passed after obs, in one call, so
 // the page's single JavaScript thread makes the whole step atomic: two
@@ -50,7 +50,7 @@ func bindRefs(ctx context.Context, doc *frameDoc, nodes []*node) (int, error) {
 		for _, n := range ns {
 			if n.bindable && n.back != 0 {
 				r := doc.idx[n.back].attrs[refAttr]
-				if localRef.MatchString(r) && !seen[r] {
+				if localRef().MatchString(r) && !seen[r] {
 					seen[r] = true
 					n.Ref = doc.prefix + r
 				} else {
@@ -105,7 +105,7 @@ func bindRefs(ctx context.Context, doc *frameDoc, nodes []*node) (int, error) {
 	}
 	fresh := 0
 	for i, n := range live {
-		if localRef.MatchString(got[i]) {
+		if localRef().MatchString(got[i]) {
 			n.Ref = doc.prefix + got[i]
 			if got[i] != liveObs[i] {
 				fresh++
