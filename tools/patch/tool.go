@@ -63,6 +63,9 @@ type Summary struct {
 // Apply parses and applies a patch for env's caller and returns the tool
 // result: "Success. Updated the following files:" with A/M/D lines.
 func Apply(ctx context.Context, env *tools.Env, input string) (*tools.Result, error) {
+	if err := checkAvailable(env); err != nil {
+		return nil, err
+	}
 	if strings.TrimSpace(input) == "" {
 		return nil, tools.Errorf(tools.CodeInvalidParams, "Provide a patch input.")
 	}
