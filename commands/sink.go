@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/openclaw-go/openclaw/protocol"
+	"github.com/openclaw-go/openclaw/tools"
 	"github.com/tidwall/gjson"
 )
 
@@ -31,7 +32,16 @@ type cliSink struct {
 	line   io.Writer // stderr when it is a terminal, else nil
 	last   time.Time
 	drawn  int // width of the line on screen, 0 when clear
+	// live is stdout when it is a terminal (no --json, no --stream): a
+	// running command's output events are written there as they come, so
+	// a person sees `exec` work instead of waiting for the end.
+	live     io.Writer
+	shown    bool // some live output was written
+	lastByte byte // the last byte of it (to end the line before the result)
 }
+
+// liveOutputEvents carry a running command's output as {"data": "..."}.
+var liveOutputEvents = map[string]bool{"exec.output": true}
 
 // newSink builds the sink for one command: stream (--stream) wins over the
 // progress line; the line needs stderr on a terminal and no --json.
@@ -42,6 +52,9 @@ func newSink(stdout, stderr io.Writer, stream, jsonFlag bool) *cliSink {
 		s.stream = stdout
 	case !jsonFlag && isTerminal(stderr):
 		s.line = stderr
+	}
+	if !stream && !jsonFlag && isTerminal(stdout) {
+		s.live = stdout
 	}
 	return s
 }
@@ -75,8 +88,9 @@ func (s *cliSink) Progress(msg string, done, total int64) {
 	s.drawn = len([]rune(text))
 }
 
-// Event reports a named event (stream mode only: a terminal shows
-// progress, not raw events).
+// Event reports a named event: every one as NDJSON with --stream; on a
+// terminal only a running command's output, written as it comes (other
+// events are for scripts, not people).
 func (s *cliSink) Event(name string, payload any) {
 	if s == nil {
 		return
@@ -85,6 +99,59 @@ func (s *cliSink) Event(name string, payload any) {
 	defer s.mu.Unlock()
 	if s.stream != nil {
 		s.writeJSON(map[string]any{"type": "event", "event": name, "payload": payload})
+		return
+	}
+	if s.live != nil && liveOutputEvents[name] {
+		data := eventData(payload)
+		if data == "" {
+			return
+		}
+		s.clearLine()
+		_, _ = io.WriteString(s.live, data)
+		s.shown, s.lastByte = true, data[len(data)-1]
+	}
+}
+
+// eventData is the "data" string of an output event's payload (a map in
+// this process, raw JSON when relayed from a gateway).
+func eventData(payload any) string {
+	switch p := payload.(type) {
+	case map[string]any:
+		d, _ := p["data"].(string)
+		return d
+	case json.RawMessage:
+		return gjson.GetBytes(p, "data").String()
+	}
+	b, err := json.Marshal(payload)
+	if err != nil {
+		return ""
+	}
+	return gjson.GetBytes(b, "data").String()
+}
+
+// liveRender wraps a result renderer once output was shown live: the
+// result's text then repeats only what the output lacks (the exit status,
+// warnings), so nothing appears twice on the terminal.
+func (s *cliSink) liveRender(render tools.Renderer) tools.Renderer {
+	if s == nil || !s.shown {
+		return render
+	}
+	return func(w io.Writer, res gjson.Result) error {
+		text := res.Get("content.0.text").String()
+		if out := strings.TrimSpace(res.Get("details.aggregated").String()); out != "" {
+			if i := strings.Index(text, out); i >= 0 {
+				text = text[:i] + text[i+len(out):]
+			}
+		}
+		text = strings.TrimSpace(text)
+		if s.lastByte != '\n' {
+			fmt.Fprintln(w)
+		}
+		if text == "" {
+			return nil
+		}
+		_, err := fmt.Fprintln(w, text)
+		return err
 	}
 }
 
@@ -95,6 +162,11 @@ func (s *cliSink) finish() {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.clearLine()
+}
+
+// clearLine wipes the progress line (s.mu held).
+func (s *cliSink) clearLine() {
 	if s.line != nil && s.drawn > 0 {
 		fmt.Fprintf(s.line, "\r%s\r", strings.Repeat(" ", s.drawn))
 		s.drawn = 0
