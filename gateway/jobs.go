@@ -292,3 +292,11 @@ func sortJobs(js []tools.JobInfo) {
 		return js[i].ID < js[j].ID
 	})
 }
+
+// NewJobRunner is the gateway's job runner without a server, for code that
+// runs actions outside one (a family's tests of its background work):
+// task events are dropped, stop cancels every job and waits up to grace.
+func NewJobRunner(warnf func(format string, args ...any)) (jobs tools.Jobs, stop func(grace time.Duration)) {
+	r := newJobRunner(func(string, any) error { return nil }, warnf)
+	return r, r.stop
+}

@@ -138,7 +138,15 @@ func runExec(ctx context.Context, env *tools.Env, p execParams) (any, error) {
 
 	s := &session{agent: env.AgentID(), command: p.Command, cwd: cwd, p: pr, startedAt: pr.started}
 	if reg != nil {
-		if err := reg.add(s); err != nil {
+		err := reg.add(s)
+		if err == nil {
+			err = supervise(reg.jobs, s)
+			if err != nil {
+				reg.drop(s.id)
+			}
+		}
+		if err != nil {
+			stopTimer()
 			pr.kill(context.Background(), "shutdown")
 			return nil, err
 		}
@@ -239,7 +247,7 @@ func runningResult(s *session, warn string) *tools.Result {
 	agg, _ := s.p.out.aggregated()
 	text := fmt.Sprintf("Command still running (session %s, pid %d). Use %s for follow-up.", s.id, s.p.pid, runningHintTools)
 	return tools.TextResult(withWarn(warn, text), map[string]any{
-		"status": "running", "sessionId": s.id, "pid": s.p.pid,
+		"status": "running", "sessionId": s.id, "taskId": s.taskID, "pid": s.p.pid,
 		"startedAt": s.startedAt.UnixMilli(), "cwd": s.cwd, "tail": lastChars(agg, tailChars),
 	})
 }
@@ -288,6 +296,8 @@ func finalResult(s *session, warn string, timeout float64) (any, error) {
 		code, reason = tools.CodeInterrupted, "Command aborted: interrupted (process group killed)"
 	case st.killedBy == "shutdown":
 		code, reason = tools.CodeInterrupted, "Command aborted: the gateway is stopping (process group killed)"
+	case st.killedBy == "cancel":
+		code, reason = tools.CodeInterrupted, "Command aborted: its task was cancelled or the gateway is stopping (process group killed)"
 	case st.signal != "":
 		reason = "Command aborted by signal " + st.signal
 	default:

@@ -206,6 +206,16 @@ func (p *proc) kill(ctx context.Context, why string) {
 	<-p.done
 }
 
+// markKilled records why the group is about to be ended (the first
+// reason wins), for a kill that another goroutine carries out.
+func (p *proc) markKilled(why string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.exited && p.killedBy == "" {
+		p.killedBy = why
+	}
+}
+
 // write sends data to stdin (or the PTY); eof closes it afterwards.
 func (p *proc) write(data []byte, eof bool) error {
 	p.stdinMu.Lock()

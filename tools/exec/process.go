@@ -309,7 +309,8 @@ func processKill(ctx context.Context, env *tools.Env, p procParams) (any, error)
 	if s.p.state().exited {
 		return nil, tools.Errorf(tools.CodeNotFound, "No active session found for %s", s.id)
 	}
-	s.p.kill(ctx, "kill")
+	r, _ := registryOf(env)
+	r.end(ctx, s, "kill")
 	return tools.TextResult(fmt.Sprintf("Killed session %s.", s.id), map[string]any{"status": "failed", "sessionId": s.id}), nil
 }
 
@@ -330,7 +331,7 @@ func processRemove(ctx context.Context, env *tools.Env, p procParams) (any, erro
 	if err != nil {
 		return nil, err
 	}
-	s.p.kill(ctx, "kill")
+	r.end(ctx, s, "kill")
 	r.drop(s.id)
 	return tools.TextResult(fmt.Sprintf("Removed session %s.", s.id), map[string]any{"status": "completed", "sessionId": s.id}), nil
 }

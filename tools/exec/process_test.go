@@ -8,13 +8,25 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openclaw-go/openclaw/gateway"
 	"github.com/openclaw-go/openclaw/tools"
 )
 
-// gatewayEnv is an Env with a started exec service, as inside `openclaw serve`.
+// gatewayEnv is an Env with the gateway's job runner and a started exec
+// service, as inside `openclaw serve`.
 func gatewayEnv(t *testing.T) (*tools.Env, *registry) {
 	t.Helper()
+	env, _ := gatewayEnvJobs(t)
+	return env, env.Services[serviceName].(*registry)
+}
+
+// gatewayEnvJobs is gatewayEnv with the job runner's stop (gateway shutdown).
+func gatewayEnvJobs(t *testing.T) (*tools.Env, func(time.Duration)) {
+	t.Helper()
 	env := localEnv(t)
+	jobs, stop := gateway.NewJobRunner(t.Logf)
+	t.Cleanup(func() { stop(5 * time.Second) })
+	env.Jobs = jobs
 	svc, err := newRegistry(env)
 	if err != nil {
 		t.Fatal(err)
@@ -24,7 +36,7 @@ func gatewayEnv(t *testing.T) (*tools.Env, *registry) {
 	}
 	t.Cleanup(func() { svc.Stop(context.Background()) })
 	env.Services = map[string]tools.Service{serviceName: svc}
-	return env, svc.(*registry)
+	return env, stop
 }
 
 func procCall(t *testing.T, env *tools.Env, verb, params string) (map[string]any, error) {
@@ -137,9 +149,11 @@ func TestPTYSessionKeys(t *testing.T) {
 	pollUntil(t, env, id, "hello-bob")
 }
 
-// kill and the service's Stop end whole process groups.
+// kill and the gateway's shutdown (its job runner stopping) end whole
+// process groups.
 func TestKillAndStopEndGroups(t *testing.T) {
-	env, reg := gatewayEnv(t)
+	env, stopJobs := gatewayEnvJobs(t)
+	reg := env.Services[serviceName].(*registry)
 	dir := env.Workspace
 	var pids []string
 	for i, name := range []string{"a", "b"} {
@@ -160,11 +174,12 @@ func TestKillAndStopEndGroups(t *testing.T) {
 			}
 		}
 	}
+	stopJobs(5 * time.Second)
+	if !gone(readPID(t, pids[1])) {
+		t.Fatal("shutdown left a child running")
+	}
 	if err := reg.Stop(context.Background()); err != nil {
 		t.Fatal(err)
-	}
-	if !gone(readPID(t, pids[1])) {
-		t.Fatal("Stop left a child running")
 	}
 	if _, err := invoke(t, env, `{"command":"true","background":true}`); code(err) != tools.CodeUnreachable {
 		t.Fatalf("exec after Stop: %v", err)
@@ -193,5 +208,40 @@ func TestRetentionCaps(t *testing.T) {
 	reg.sweep(time.Now().Add(reg.ttl + time.Second))
 	if n := len(reg.list("main")); n != 0 {
 		t.Fatalf("%d sessions kept past the TTL", n)
+	}
+}
+
+// A background session is a task on the job runner: cancelling the task by
+// id ends the command's group, and the session records how it ended.
+func TestBackgroundSessionIsATask(t *testing.T) {
+	env, _ := gatewayEnv(t)
+	pidf := filepath.Join(env.Workspace, "child")
+	m, err := invoke(t, env, `{"command":"sleep 60 & echo $! > `+pidf+`; echo up; wait","background":true}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, _ := details(m)["sessionId"].(string)
+	task, _ := details(m)["taskId"].(string)
+	if task == "" {
+		t.Fatalf("no taskId in %v", details(m))
+	}
+	info, ok := env.Jobs.Get(task)
+	if !ok || info.Kind != "exec" || info.Status != tools.JobRunning {
+		t.Fatalf("task %+v %v", info, ok)
+	}
+	pollUntil(t, env, id, "up")
+	if err := env.Jobs.Cancel(task); err != nil {
+		t.Fatal(err)
+	}
+	end, err := tools.WaitJob(context.Background(), env.Jobs, task)
+	if err != nil || end.Status != tools.JobCancelled {
+		t.Fatalf("cancelled task: %+v %v", end, err)
+	}
+	if !gone(readPID(t, pidf)) {
+		t.Fatal("cancelling the task left the group's child running")
+	}
+	_, last := pollUntil(t, env, id, "Process exited")
+	if details(last)["status"] != "failed" {
+		t.Fatalf("session after cancel: %v", last)
 	}
 }

@@ -2,6 +2,7 @@ package exectool
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"sort"
 	"sync"
@@ -30,6 +31,7 @@ func init() {
 // `process` once backgrounded (explicitly or after yieldMs).
 type session struct {
 	id, agent, command, cwd string
+	taskID                  string // its job on the gateway's runner
 	p                       *proc
 	startedAt               time.Time
 
@@ -45,9 +47,11 @@ func (s *session) isBackgrounded() bool {
 }
 
 // registry is the exec service: every process the gateway started, by
-// session id. Stop ends every process group before the gateway exits.
+// session id. Their lifetimes belong to the job runner (lifecycle.go),
+// which ends every process group before the gateway exits.
 type registry struct {
-	ttl time.Duration
+	ttl  time.Duration
+	jobs tools.Jobs
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -65,7 +69,10 @@ func newRegistry(env *tools.Env) (tools.Service, error) {
 	}
 	ttl := time.Duration(cfg.Int("tools.exec.cleanupMs", int(defaultTTL/time.Millisecond))) * time.Millisecond
 	ttl = min(max(ttl, minTTL), maxTTL)
-	return &registry{ttl: ttl, sessions: map[string]*session{}}, nil
+	if env.Jobs == nil {
+		return nil, fmt.Errorf("exec service: needs the gateway's job runner")
+	}
+	return &registry{ttl: ttl, jobs: env.Jobs, sessions: map[string]*session{}}, nil
 }
 
 // Start runs the sweeper of expired finished sessions.
@@ -89,25 +96,15 @@ func (r *registry) Start(ctx context.Context) error {
 	return nil
 }
 
-// Stop kills every running process group (SIGTERM, grace, SIGKILL) and
-// waits for them, so the gateway leaves no child behind.
+// Stop refuses new commands and ends the sweeper. The processes are the
+// job runner's: the gateway stops it (ending every group) first.
 func (r *registry) Stop(ctx context.Context) error {
 	r.mu.Lock()
 	r.closed = true
-	var running []*session
-	for _, s := range r.sessions {
-		running = append(running, s)
-	}
 	r.mu.Unlock()
 	if r.cancel != nil {
 		r.cancel()
 	}
-	var wg sync.WaitGroup
-	for _, s := range running {
-		wg.Add(1)
-		go func() { defer wg.Done(); s.p.kill(ctx, "shutdown") }()
-	}
-	wg.Wait()
 	r.sweeper.Wait()
 	return nil
 }
