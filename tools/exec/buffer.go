@@ -156,6 +156,19 @@ func (o *output) since(sent int64) (string, int64) {
 	return sanitize(b[len(b)-n:]), o.total
 }
 
+// sinceCapped is since with at most max bytes (the newest): skipped counts
+// the new bytes left out, so a live view can say so.
+func (o *output) sinceCapped(sent int64, max int) (chunk string, skipped, total int64) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.total <= sent {
+		return "", 0, o.total
+	}
+	b := o.agg.b
+	n := int(min(o.total-sent, int64(len(b)), int64(max)))
+	return sanitize(b[len(b)-n:]), o.total - sent - int64(n), o.total
+}
+
 func (o *output) totalBytes() int64 {
 	o.mu.Lock()
 	defer o.mu.Unlock()

@@ -204,15 +204,29 @@ func runExec(ctx context.Context, env *tools.Env, p execParams) (any, error) {
 	return finalResult(s, warn, timeout)
 }
 
-// streamOutput reports each new piece of output as an exec.output event
-// while live is set.
+// Live output is paced: at most one exec.output event per liveEvery, of at
+// most liveChunkMax bytes (the newest; the rest is counted as skipped).
+// A command printing gigabytes then costs the gateway and the caller's
+// connection a few hundred KB/s, not a queue of frames as fast as the
+// pipe fills.
+const (
+	liveEvery    = 50 * time.Millisecond
+	liveChunkMax = 16 << 10
+)
+
+// streamOutput reports new output as exec.output events while live is set.
 func streamOutput(env *tools.Env, pr *proc, live *atomic.Bool) {
 	var sent int64
+	pace := time.NewTicker(liveEvery)
+	defer pace.Stop()
 	for {
 		ch := pr.out.wait()
-		chunk, total := pr.out.since(sent)
+		chunk, skipped, total := pr.out.sinceCapped(sent, liveChunkMax)
 		sent = total
-		if chunk != "" && live.Load() {
+		if (chunk != "" || skipped > 0) && live.Load() {
+			if skipped > 0 {
+				chunk = fmt.Sprintf("[… %d bytes of output skipped …]\n", skipped) + chunk
+			}
 			env.Event(outputEventName, map[string]any{"data": chunk})
 		}
 		select {
@@ -224,6 +238,10 @@ func streamOutput(env *tools.Env, pr *proc, live *atomic.Bool) {
 		}
 		if !live.Load() {
 			return
+		}
+		select {
+		case <-pace.C:
+		case <-pr.done:
 		}
 	}
 }
