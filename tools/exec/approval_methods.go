@@ -245,17 +245,16 @@ func approvalsSnapshot(env *tools.Env) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var h any
-	if exists {
-		h = hash
-	}
-	return map[string]any{"path": path, "exists": exists, "hash": h, "file": doc}, nil
+	return map[string]any{"path": path, "exists": exists, "hash": hash, "file": doc}, nil
 }
 
+// fileHash is the original's hash: SHA-256 hex of the bytes, and for a
+// missing file "missing:" + the SHA-256 of nothing (a token to create it).
 func fileHash(path string) (string, bool, error) {
 	b, err := os.ReadFile(path) // LoadExecApprovals has checked it is a small regular file
 	if errors.Is(err, os.ErrNotExist) {
-		return "", false, nil
+		sum := sha256.Sum256(nil)
+		return "missing:" + hex.EncodeToString(sum[:]), false, nil
 	}
 	if err != nil {
 		return "", false, tools.Errorf(tools.CodeFailed, "exec approvals: %v", err)
@@ -279,7 +278,7 @@ func approvalsSetMethod(ctx context.Context, env *tools.Env, p struct {
 	if err != nil {
 		return nil, err
 	}
-	if exists && (p.BaseHash == nil || *p.BaseHash != hash) {
+	if (p.BaseHash != nil && *p.BaseHash != hash) || (exists && p.BaseHash == nil) {
 		return nil, tools.Errorf(tools.CodeInvalidParams, "exec approvals changed since they were read (baseHash mismatch): read them again with exec.approvals.get")
 	}
 	var doc policy.ExecApprovals
