@@ -37,6 +37,30 @@ func TestGeneratedDocsAreCurrent(t *testing.T) {
 	}
 }
 
+// `make docs` runs the real command line (`openclaw __gen-docs`), which
+// builds commands lazily: it must write exactly what the test above
+// compares, not pages without their flags and help.
+func TestGenDocsCommandLineWritesTheCommittedFiles(t *testing.T) {
+	dir := t.TempDir()
+	var stderr bytes.Buffer
+	if code := Main([]string{"openclaw", "__gen-docs", "--dir", dir}, strings.NewReader(""), &bytes.Buffer{}, &stderr); code != 0 {
+		t.Fatalf("__gen-docs exit %d: %s", code, stderr.String())
+	}
+	for _, rel := range []string{"man/openclaw-apply-patch.1", "man/openclaw-browser.1", "man/openclaw-read.1", "man/openclaw-devices.1"} {
+		got, err := os.ReadFile(filepath.Join(dir, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(filepath.Join("..", rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("`openclaw __gen-docs` wrote a %s unlike the committed one", rel)
+		}
+	}
+}
+
 // openclaw(1) has the sections a man page reader expects.
 func TestManPageSections(t *testing.T) {
 	r := newRuntime(nil, &bytes.Buffer{}, &bytes.Buffer{})

@@ -60,7 +60,8 @@ func commandWord(args []string) string {
 	if i < len(args) && args[i] == "help" {
 		i++
 	}
-	if i >= len(args) || strings.HasPrefix(args[i], "-") {
+	// Hidden "__" commands (the docs generator) work on the whole tree.
+	if i >= len(args) || strings.HasPrefix(args[i], "-") || strings.HasPrefix(args[i], "__") {
 		return ""
 	}
 	return args[i]
