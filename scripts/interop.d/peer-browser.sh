@@ -18,13 +18,24 @@ wait_ready "http://127.0.0.1:$bport/index.html" 10 || echo "browser test page se
 
 # Our gateway's browser: headless, noSandbox as root, private network allowed for the
 # local page, a free CDP port. The tool policy (tools.profile may be coding by now)
-# must let the browser tool run: alsoAllow adds it without touching the profile.
+# must let the browser tool run: alsoAllow adds it without touching the profile, keeping
+# entries other families added (replacePaths names the array, as the original requires).
 bns=false
 [ "$(id -u)" = 0 ] && bns=true
-bhash=$(P gateway call config.get --url "$url" --token "$token" --json 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["hash"])')
-check "peer: config.patch browser section (headless, local page allowed)" 'd.get("ok") is True and d["config"]["browser"]["headless"] is True' \
-  P gateway call config.patch --url "$url" --token "$token" --json --params \
-  "{\"raw\":\"{browser:{headless:true,noSandbox:$bns,ssrfPolicy:{dangerouslyAllowPrivateNetwork:true},profiles:{openclaw:{cdpPort:$(free_port)}}},tools:{alsoAllow:['browser']}}\",\"baseHash\":\"$bhash\"}"
+bparams=$(P gateway call config.get --url "$url" --token "$token" --json 2>/dev/null | python3 -c '
+import json, sys
+cur = json.load(sys.stdin)
+also = list((cur.get("config") or {}).get("tools", {}).get("alsoAllow") or [])
+if "browser" not in also:
+    also.append("browser")
+raw = {"browser": {"headless": True, "noSandbox": sys.argv[1] == "true",
+                   "ssrfPolicy": {"dangerouslyAllowPrivateNetwork": True},
+                   "profiles": {"openclaw": {"cdpPort": int(sys.argv[2])}}},
+       "tools": {"alsoAllow": also}}
+print(json.dumps({"raw": json.dumps(raw), "baseHash": cur["hash"], "replacePaths": ["tools.alsoAllow"]}))' "$bns" "$(free_port)")
+check "peer: config.patch browser section (headless, local page allowed)" \
+  'd.get("ok") is True and d["config"]["browser"]["headless"] is True and "browser" in d["config"]["tools"]["alsoAllow"]' \
+  P gateway call config.patch --url "$url" --token "$token" --json --params "$bparams"
 
 B() { P browser --url "$url" --token "$token" "$@"; }
 check "peer: browser status (browser.request GET /)" \
@@ -32,6 +43,7 @@ check "peer: browser status (browser.request GET /)" \
 checktext "peer: browser start (POST /start, then GET /)" '"browser [openclaw] running: true" in t' B start
 check "peer: browser open <local page> (POST /tabs/open)" \
   'd["url"] == "http://127.0.0.1:'"$bport"'/index.html" and len(d["targetId"]) > 0' B --json open "http://127.0.0.1:$bport/index.html"
+checktext "peer: browser tab (POST /tabs/action {action:list})" '"Interop page" in t and "/index.html" in t and "id: " in t' B tab
 checktext "peer: browser snapshot (GET /snapshot)" '"- heading \"Interop\" [level=1] [ref=" in t and "- button \"Press me\" [ref=" in t' B snapshot
 bref=$(B --json snapshot 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin); print(next(k for k,v in d["refs"].items() if v["role"] == "button"))' 2>/dev/null)
 checktext "peer: browser click <ref> (POST /act {kind:click})" '"clicked ref '"$bref"' on http://127.0.0.1:" in t' B click "$bref"
