@@ -176,6 +176,9 @@ func (p *profile) launchArgs(port int) []string {
 		"--disable-background-networking", "--disable-component-update",
 		"--disable-features=Translate,MediaRouter", "--disable-session-crashed-bubble",
 		"--hide-crash-restore-bubble", "--password-store=basic", "--no-proxy-server",
+		// No crash handler: it outlives a browser that failed to start and
+		// keeps writing "Crash Reports" into the user data being removed.
+		"--disable-breakpad",
 	}
 	if p.Headless {
 		args = append(args, "--headless=new", "--disable-gpu")
