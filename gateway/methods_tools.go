@@ -50,7 +50,15 @@ func init() {
 			if agent == "" {
 				agent = defaultAgentID(env.Config)
 			}
-			entries, err := catalogEntries(tools.ToolNames(), true)
+			// A tool the config switches off for every caller (apply_patch
+			// with tools.exec.applyPatch.enabled false) is not in the catalog.
+			var names []string
+			for _, name := range tools.ToolNames() {
+				if tools.Unavailable(env, name) == nil {
+					names = append(names, name)
+				}
+			}
+			entries, err := catalogEntries(names, true)
 			if err != nil {
 				return nil, err
 			}

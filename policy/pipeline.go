@@ -47,6 +47,10 @@ type Input struct {
 	Group       *Policy     // group/channel policy, nil if none
 	Sandbox     *Policy     // effective sandbox tool policy when sandboxed, nil otherwise
 	Subagent    *SubagentInput
+	// Unavailable are tools this run does not have at all (§5.5 step 11,
+	// runtime availability such as apply_patch's model gate), each with
+	// the step to report; they are removed after every policy layer.
+	Unavailable []Removal
 }
 
 // Removal records which pipeline step first removed a tool. Step is the
@@ -140,6 +144,15 @@ func Resolve(in Input) Result {
 				continue
 			}
 			alive[i] = false
+		}
+	}
+	for _, u := range in.Unavailable {
+		n := Normalize(u.Tool)
+		for i := range names {
+			if alive[i] && names[i] == n {
+				res.Removed = append(res.Removed, Removal{Tool: tools[i], Step: u.Step})
+				alive[i] = false
+			}
 		}
 	}
 	for i, t := range tools {

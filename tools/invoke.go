@@ -192,7 +192,7 @@ func (a *Action) invoke(ctx context.Context, env *Env, params json.RawMessage, v
 			WithDetails(map[string]any{"issues": issues})
 	}
 	if a.Tool != "" {
-		if err := checkPolicy(env, a.Tool, r.ToolNames()); err != nil {
+		if err := checkPolicy(env, a.Tool, r); err != nil {
 			return nil, nil, err
 		}
 	}

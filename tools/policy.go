@@ -12,9 +12,10 @@ import (
 // PolicyInput gathers what the tool policy pipeline needs from the config
 // and the subject: the global `tools` section, the agent's `tools` block and
 // the provider/model of the calling run.
-func PolicyInput(env *Env) policy.Input { return policyInput(env, ToolNames()) }
+func PolicyInput(env *Env) policy.Input { return policyInput(env, Default) }
 
-func policyInput(env *Env, registered []string) policy.Input {
+func policyInput(env *Env, r *Registry) policy.Input {
+	registered := r.ToolNames()
 	cfg := config.Empty()
 	if env != nil && env.Config != nil {
 		cfg = env.Config
@@ -25,6 +26,11 @@ func policyInput(env *Env, registered []string) policy.Input {
 		in.Provider, in.Model = env.Subject.Provider, env.Subject.Model
 	}
 	// The typed sections are decoded once per config load, not per call.
+	for _, name := range registered {
+		if key, err := r.unavailable(env, name); err != nil {
+			in.Unavailable = append(in.Unavailable, policy.Removal{Tool: name, Step: key})
+		}
+	}
 	in.Global = *cfg.Tools()
 	for _, a := range cfg.Agents().List {
 		if a.ID == in.AgentID && a.Tools != nil {
@@ -56,10 +62,39 @@ func Effective(env *Env) policy.Result {
 
 // CheckPolicy returns a DENIED error when the tool policy removes tool for
 // env's subject. Deny always wins, whoever calls.
-func CheckPolicy(env *Env, tool string) error { return checkPolicy(env, tool, ToolNames()) }
+func CheckPolicy(env *Env, tool string) error { return checkPolicy(env, tool, Default) }
 
-func checkPolicy(env *Env, tool string, registered []string) error {
-	res := policy.Resolve(policyInput(env, registered))
+// Unavailable returns why tool does not exist for env's caller (its
+// Action.Available), or nil when it does.
+func Unavailable(env *Env, tool string) error {
+	_, err := Default.unavailable(env, tool)
+	return err
+}
+
+func (r *Registry) unavailable(env *Env, tool string) (key string, err error) {
+	for _, a := range r.ToolActions(tool) {
+		if a.Available == nil {
+			continue
+		}
+		if env == nil {
+			env = &Env{}
+		}
+		if err := a.Available(env); err != nil {
+			key = a.AvailableKey
+			if key == "" {
+				key = "runtime"
+			}
+			return key, err
+		}
+	}
+	return "", nil
+}
+
+func checkPolicy(env *Env, tool string, r *Registry) error {
+	if _, err := r.unavailable(env, tool); err != nil {
+		return err
+	}
+	res := policy.Resolve(policyInput(env, r))
 	if env != nil && env.Warn != nil {
 		warn(env.Warn, res.Warnings)
 	}

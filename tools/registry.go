@@ -96,6 +96,15 @@ type Action struct {
 	// neither a flag nor --params gives it and stdin is not a terminal
 	// (`openclaw apply-patch < x.patch`).
 	StdinParam string
+	// Available, when set, says whether the tool exists at all for env's
+	// caller (config switches, the calling model); an error explains why
+	// not. It is the one rule behind both the policy's lists (tools
+	// effective, tools.catalog, the agent tool list) and the refusal of a
+	// call, so they cannot disagree. Set it on every action of the tool.
+	Available func(env *Env) error
+	// AvailableKey names what governs Available ("tools.exec.applyPatch"):
+	// the step a removal is reported under.
+	AvailableKey string
 
 	once     sync.Once
 	compiled *compiledSchema

@@ -37,10 +37,12 @@ func init() {
 			"openclaw apply-patch < change.patch",
 			`openclaw apply-patch --input "$(cat change.patch)"`,
 		},
-		Schema:     schema,
-		StdinParam: "input",
-		Scope:      "operator.write",
-		Where:      tools.Local,
+		Schema:       schema,
+		StdinParam:   "input",
+		Available:    checkAvailable,
+		AvailableKey: "tools.exec.applyPatch",
+		Scope:        "operator.write",
+		Where:        tools.Local,
 		Run: tools.Typed(func(ctx context.Context, env *tools.Env, p struct {
 			Input string `json:"input"`
 		}) (any, error) {
