@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -106,5 +107,58 @@ func TestExecStreamsLiveOnTTY(t *testing.T) {
 	}
 	if err != nil {
 		t.Fatalf("exec with a non-zero command exit is still a result (exit 0): %v", err)
+	}
+}
+
+// On a terminal, an exec that fails (here a timeout, exit 124) showed its
+// output live; the error line on stderr then says only why it failed and
+// does not print the output a second time.
+func TestExecFailureOutputOnceOnTTY(t *testing.T) {
+	exe, err := exec.LookPath("openclaw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(exe, "exec", "--timeout-seconds", "1", "--command", "echo shown-once; printf no-newline; exec sleep 30")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "HOME="+dir, "OPENCLAW_STATE_DIR="+filepath.Join(dir, ".openclaw"), "NO_COLOR=1")
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 120})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	chunks := make(chan string, 64)
+	go func() {
+		defer close(chunks)
+		buf := make([]byte, 4096)
+		for {
+			n, err := f.Read(buf)
+			if n > 0 {
+				chunks <- string(buf[:n])
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	var got strings.Builder
+	if !readUntil(t, chunks, &got, "timed out", 20*time.Second) {
+		t.Fatalf("no timeout error: %q", got.String())
+	}
+	err = cmd.Wait()
+	for c := range chunks {
+		got.WriteString(c)
+	}
+	out := strings.ReplaceAll(got.String(), "\r\n", "\n")
+	if strings.Count(out, "shown-once") != 1 || strings.Count(out, "no-newline") != 1 {
+		t.Fatalf("want the output once, got %q", out)
+	}
+	if !strings.Contains(out, "no-newline\nopenclaw: Command timed out after 1 seconds") {
+		t.Fatalf("want the error line on a line of its own after the output, got %q", out)
+	}
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 124 {
+		t.Fatalf("want exit 124, got %v", err)
 	}
 }

@@ -155,6 +155,39 @@ func (s *cliSink) liveRender(render tools.Renderer) tools.Renderer {
 	}
 }
 
+// liveError is liveRender for a failed call (a timeout, an abort): once
+// the output was shown live, the error message keeps only why it failed,
+// and starts on a line of its own. Code and details stay as they were.
+func (s *cliSink) liveError(err error) error {
+	if s == nil || err == nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.shown {
+		return err
+	}
+	if s.lastByte != '\n' {
+		_, _ = io.WriteString(s.live, "\n")
+		s.lastByte = '\n'
+	}
+	te := tools.AsError(err)
+	out := ""
+	if d, ok := te.Details.(map[string]any); ok {
+		out, _ = d["aggregated"].(string)
+	} else if b, mErr := json.Marshal(te.Details); mErr == nil {
+		out = gjson.GetBytes(b, "aggregated").String()
+	}
+	out = strings.TrimSpace(out)
+	i := strings.Index(te.Message, out)
+	if out == "" || i < 0 {
+		return err
+	}
+	cp := *te
+	cp.Message = strings.TrimSpace(te.Message[:i] + te.Message[i+len(out):])
+	return &cp
+}
+
 // finish clears the progress line so the result prints on a clean line.
 func (s *cliSink) finish() {
 	if s == nil {

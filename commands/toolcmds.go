@@ -114,7 +114,7 @@ func (r *runtime) actionCommand(a *tools.Action, name string) *cli.Command {
 			res, err := r.run(c, a, params)
 			r.sink.finish()
 			if err != nil {
-				return err
+				return r.sink.liveError(err) // output shown live is not repeated (sink.go)
 			}
 			if toStdout, err := r.writeOut(c, res); err != nil || toStdout {
 				return err
