@@ -53,3 +53,7 @@ replace codeberg.org/readeck/go-readability/v2 => ./third_party/codeberg.org/rea
 replace github.com/ledongthuc/pdf => ./third_party/github.com/ledongthuc/pdf
 
 replace golang.org/x/net => ./third_party/golang.org/x/net
+
+replace github.com/go-rod/rod => ./third_party/github.com/go-rod/rod
+
+replace github.com/ysmood/got => ./third_party/github.com/ysmood/got

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-rod/rod"
@@ -370,19 +371,21 @@ func typeInto(el *rod.Element, text string, slowly bool) error {
 	return nil
 }
 
-var keyNames = map[string]input.Key{
-	"enter": input.Enter, "return": input.Enter, "tab": input.Tab, "escape": input.Escape, "esc": input.Escape,
-	"backspace": input.Backspace, "delete": input.Delete, "del": input.Delete, "space": input.Space, " ": input.Space,
-	"arrowup": input.ArrowUp, "arrowdown": input.ArrowDown, "arrowleft": input.ArrowLeft, "arrowright": input.ArrowRight,
-	"home": input.Home, "end": input.End, "pageup": input.PageUp, "pagedown": input.PageDown,
-	"control": input.ControlLeft, "ctrl": input.ControlLeft, "shift": input.ShiftLeft, "alt": input.AltLeft,
-	"meta": input.MetaLeft, "cmd": input.MetaLeft, "controlormeta": input.ControlLeft,
-	"f1": input.F1, "f2": input.F2, "f3": input.F3, "f4": input.F4, "f5": input.F5, "f6": input.F6,
-	"f7": input.F7, "f8": input.F8, "f9": input.F9, "f10": input.F10, "f11": input.F11, "f12": input.F12,
-}
+var keyNames = sync.OnceValue(func() map[string]input.Key {
+	return map[string]input.Key{
+		"enter": input.Enter, "return": input.Enter, "tab": input.Tab, "escape": input.Escape, "esc": input.Escape,
+		"backspace": input.Backspace, "delete": input.Delete, "del": input.Delete, "space": input.Space, " ": input.Space,
+		"arrowup": input.ArrowUp, "arrowdown": input.ArrowDown, "arrowleft": input.ArrowLeft, "arrowright": input.ArrowRight,
+		"home": input.Home, "end": input.End, "pageup": input.PageUp, "pagedown": input.PageDown,
+		"control": input.ControlLeft, "ctrl": input.ControlLeft, "shift": input.ShiftLeft, "alt": input.AltLeft,
+		"meta": input.MetaLeft, "cmd": input.MetaLeft, "controlormeta": input.ControlLeft,
+		"f1": input.F1, "f2": input.F2, "f3": input.F3, "f4": input.F4, "f5": input.F5, "f6": input.F6,
+		"f7": input.F7, "f8": input.F8, "f9": input.F9, "f10": input.F10, "f11": input.F11, "f12": input.F12,
+	}
+}) // built on first use, not in every process's init
 
 func lookupKey(name string) (k input.Key, ok bool) {
-	if k, ok := keyNames[strings.ToLower(name)]; ok {
+	if k, ok := keyNames()[strings.ToLower(name)]; ok {
 		return k, true
 	}
 	if r := []rune(name); len(r) == 1 {

@@ -3,6 +3,7 @@ package browser
 import (
 	"encoding/json"
 	"strings"
+	"sync"
 
 	"github.com/go-rod/rod/lib/proto"
 )
@@ -26,11 +27,13 @@ type node struct {
 }
 
 // interactiveRoles always get a ref and are what --interactive keeps.
-var interactiveRoles = map[string]bool{
-	"button": true, "checkbox": true, "combobox": true, "link": true, "listbox": true, "menuitem": true,
-	"menuitemcheckbox": true, "menuitemradio": true, "option": true, "radio": true, "searchbox": true,
-	"slider": true, "spinbutton": true, "switch": true, "tab": true, "textbox": true, "treeitem": true,
-}
+var interactiveRoles = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"button": true, "checkbox": true, "combobox": true, "link": true, "listbox": true, "menuitem": true,
+		"menuitemcheckbox": true, "menuitemradio": true, "option": true, "radio": true, "searchbox": true,
+		"slider": true, "spinbutton": true, "switch": true, "tab": true, "textbox": true, "treeitem": true,
+	}
+}) // built on first use, not in every process's init
 
 // refInfo is one entry of the result's refs map.
 type refInfo struct {
@@ -64,7 +67,7 @@ func render(nodes []*node, interactive bool) string {
 		var walk func([]*node)
 		walk = func(ns []*node) {
 			for _, n := range ns {
-				if n.Ref != "" && interactiveRoles[n.Role] {
+				if n.Ref != "" && interactiveRoles()[n.Role] {
 					writeHead(&b, n)
 					b.WriteByte('\n')
 				}
@@ -246,7 +249,7 @@ func summarize(text string) (map[string]refInfo, stats) {
 		}
 		refs[ref] = info
 		st.Refs++
-		if interactiveRoles[role] {
+		if interactiveRoles()[role] {
 			st.Interactive++
 		}
 	}

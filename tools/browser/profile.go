@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"sync"
 
 	"github.com/openclaw-go/openclaw/tools"
 )
@@ -66,12 +67,12 @@ type profile struct {
 	conf        *browserConf
 }
 
-var profileName = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+var profileName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`) }) // built on first use, not in every process's init
 
 // validProfileName checks the original's rule: lowercase letters, digits,
 // hyphens, at most 64 characters.
 func validProfileName(n string) error {
-	if len(n) > 64 || !profileName.MatchString(n) {
+	if len(n) > 64 || !profileName().MatchString(n) {
 		return tools.Errorf(tools.CodeInvalidParams, "invalid profile name %q: use lowercase letters, digits and hyphens (at most 64)", n)
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -22,7 +23,7 @@ import (
 // profile whose browser is stuck. Removed data goes to <state>/browser/.trash
 // rather than being deleted, as the original moves it to the OS trash.
 
-var hexColor = regexp.MustCompile(`^#[0-9A-Fa-f]{6}$`)
+var hexColor = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^#[0-9A-Fa-f]{6}$`) }) // built on first use, not in every process's init
 
 // configPath is where create/delete write: the loaded config's file, else
 // <state>/openclaw.json.
@@ -77,7 +78,7 @@ func createProfile(ctx context.Context, env *tools.Env, p createProfileParams) (
 	if p.UserDataDir != "" {
 		return nil, tools.Errorf(tools.CodeInvalidParams, "userDataDir needs driver=existing-session, which is not supported here")
 	}
-	if p.Color != "" && !hexColor.MatchString(p.Color) {
+	if p.Color != "" && !hexColor().MatchString(p.Color) {
 		return nil, tools.Errorf(tools.CodeInvalidParams, "color %q: use #RRGGBB", p.Color)
 	}
 	if p.CdpURL != "" {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-rod/rod/lib/proto"
@@ -210,10 +211,12 @@ func (r *recorder) waitDialog(ctx context.Context, c net.Conn, req recRequest) a
 	}
 }
 
-var levelRank = map[string]int{"error": 3, "assert": 3, "warn": 2, "warning": 2, "info": 1, "log": 1, "debug": 0, "verbose": 0}
+var levelRank = sync.OnceValue(func() map[string]int {
+	return map[string]int{"error": 3, "assert": 3, "warn": 2, "warning": 2, "info": 1, "log": 1, "debug": 0, "verbose": 0}
+}) // built on first use, not in every process's init
 
 func rank(level string) int {
-	if n, ok := levelRank[level]; ok {
+	if n, ok := levelRank()[level]; ok {
 		return n
 	}
 	return 1

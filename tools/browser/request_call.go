@@ -220,7 +220,7 @@ func actionError(err error) error {
 // routes this gateway serves so the caller sees what would work.
 func unknownRoute(method, path string) error {
 	var have []string
-	for _, rt := range routes {
+	for _, rt := range routes() {
 		if rt.run != nil || hasVerb(rt.verb) {
 			have = append(have, rt.method+" "+rt.pattern)
 		}

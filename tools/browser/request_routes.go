@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // route maps one of the original's browser control routes onto a browser
@@ -21,35 +22,37 @@ var urlToTarget = map[string]string{"url": "targetUrl"}
 
 // routes is the original's route table (extensions/browser/src/browser/routes)
 // restricted to what has a browser action here; everything else is 404.
-var routes = []*route{
-	{method: "GET", pattern: "/", verb: "status", reshape: statusView},
-	{method: "POST", pattern: "/start", run: startRoute},
-	{method: "POST", pattern: "/stop", run: stopRoute},
-	{method: "POST", pattern: "/reset-profile", verb: "reset-profile"},
-	{method: "GET", pattern: "/profiles", run: profilesRoute},
-	{method: "POST", pattern: "/profiles/create", verb: "create-profile"},
-	{method: "DELETE", pattern: "/profiles/:name", verb: "delete-profile"},
-	{method: "GET", pattern: "/tabs", run: tabsRoute},
-	{method: "POST", pattern: "/tabs/action", run: tabsActionRoute},
-	{method: "POST", pattern: "/tabs/open", run: openRoute},
-	{method: "POST", pattern: "/tabs/focus", verb: "focus"},
-	{method: "DELETE", pattern: "/tabs/:targetId", verb: "close"},
-	{method: "POST", pattern: "/navigate", verb: "navigate", rename: urlToTarget},
-	{method: "GET", pattern: "/snapshot", verb: "snapshot", reshape: snapshotView},
-	{method: "POST", pattern: "/screenshot", verb: "screenshot"},
-	{method: "POST", pattern: "/pdf", verb: "pdf"},
-	{method: "POST", pattern: "/act", run: actRoute},
-	{method: "GET", pattern: "/console", verb: "console"},
-	{method: "GET", pattern: "/requests", verb: "requests"},
-	{method: "POST", pattern: "/hooks/dialog", verb: "dialog"},
-	{method: "POST", pattern: "/hooks/file-chooser", verb: "upload"},
-}
+var routes = sync.OnceValue(func() []*route {
+	return []*route{
+		{method: "GET", pattern: "/", verb: "status", reshape: statusView},
+		{method: "POST", pattern: "/start", run: startRoute},
+		{method: "POST", pattern: "/stop", run: stopRoute},
+		{method: "POST", pattern: "/reset-profile", verb: "reset-profile"},
+		{method: "GET", pattern: "/profiles", run: profilesRoute},
+		{method: "POST", pattern: "/profiles/create", verb: "create-profile"},
+		{method: "DELETE", pattern: "/profiles/:name", verb: "delete-profile"},
+		{method: "GET", pattern: "/tabs", run: tabsRoute},
+		{method: "POST", pattern: "/tabs/action", run: tabsActionRoute},
+		{method: "POST", pattern: "/tabs/open", run: openRoute},
+		{method: "POST", pattern: "/tabs/focus", verb: "focus"},
+		{method: "DELETE", pattern: "/tabs/:targetId", verb: "close"},
+		{method: "POST", pattern: "/navigate", verb: "navigate", rename: urlToTarget},
+		{method: "GET", pattern: "/snapshot", verb: "snapshot", reshape: snapshotView},
+		{method: "POST", pattern: "/screenshot", verb: "screenshot"},
+		{method: "POST", pattern: "/pdf", verb: "pdf"},
+		{method: "POST", pattern: "/act", run: actRoute},
+		{method: "GET", pattern: "/console", verb: "console"},
+		{method: "GET", pattern: "/requests", verb: "requests"},
+		{method: "POST", pattern: "/hooks/dialog", verb: "dialog"},
+		{method: "POST", pattern: "/hooks/file-chooser", verb: "upload"},
+	}
+}) // built on first use, not in every process's init
 
 // matchRoute finds the route for method and path and the path parameters
 // it names (":targetId"), decoded as the original's dispatcher does.
 func matchRoute(method, path string) (*route, map[string]string) {
 	segs := strings.Split(path, "/")
-	for _, rt := range routes {
+	for _, rt := range routes() {
 		if rt.method != method {
 			continue
 		}

@@ -4,17 +4,20 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/go-rod/rod/lib/proto"
 )
 
 // structuralRoles are wrappers --compact drops when unnamed (their children
 // move up a level).
-var structuralRoles = map[string]bool{
-	"application": true, "directory": true, "document": true, "generic": true, "grid": true, "group": true,
-	"ignored": true, "list": true, "menu": true, "menubar": true, "none": true, "presentation": true, "row": true,
-	"rowgroup": true, "table": true, "tablist": true, "toolbar": true, "tree": true, "treegrid": true,
-}
+var structuralRoles = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"application": true, "directory": true, "document": true, "generic": true, "grid": true, "group": true,
+		"ignored": true, "list": true, "menu": true, "menubar": true, "none": true, "presentation": true, "row": true,
+		"rowgroup": true, "table": true, "tablist": true, "toolbar": true, "tree": true, "treegrid": true,
+	}
+}) // built on first use, not in every process's init
 
 // compactNodes drops unnamed structural wrappers, then prunes what carries
 // nothing: a node stays if it has a ref, an interactive role, text of its
@@ -27,11 +30,11 @@ func compactNodes(ns []*node) []*node {
 			continue
 		}
 		kids := compactNodes(n.Children)
-		if structuralRoles[n.Role] && n.Name == "" {
+		if structuralRoles()[n.Role] && n.Name == "" {
 			out = append(out, kids...)
 			continue
 		}
-		if n.Ref == "" && !interactiveRoles[n.Role] && n.Value == "" && n.URL == "" && len(kids) == 0 {
+		if n.Ref == "" && !interactiveRoles()[n.Role] && n.Value == "" && n.URL == "" && len(kids) == 0 {
 			continue
 		}
 		c := *n

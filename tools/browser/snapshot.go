@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
@@ -70,11 +71,15 @@ func domIndex(pg *rod.Page) (map[proto.DOMBackendNodeID]*domInfo, error) {
 
 // roleAlias maps Chromium's internal role names to the ARIA names the
 // snapshot prints.
-var roleAlias = map[string]string{"image": "img", "Iframe": "iframe", "IframePresentational": "iframe", "form": "generic", "MenuListOption": "option"}
+var roleAlias = sync.OnceValue(func() map[string]string {
+	return map[string]string{"image": "img", "Iframe": "iframe", "IframePresentational": "iframe", "form": "generic", "MenuListOption": "option"}
+}) // built on first use, not in every process's init
 
 // transparentRoles are folded into their parent: not printed, no depth.
-var transparentRoles = map[string]bool{"RootWebArea": true, "none": true, "presentation": true,
-	"LabelText": true, "MenuListPopup": true, "InlineTextBox": true, "LineBreak": true, "ListMarker": true}
+var transparentRoles = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"RootWebArea": true, "none": true, "presentation": true,
+		"LabelText": true, "MenuListPopup": true, "InlineTextBox": true, "LineBreak": true, "ListMarker": true}
+}) // built on first use, not in every process's init
 
 func axStr(v *proto.AccessibilityAXValue) string {
 	if v == nil || v.Value.Nil() {
@@ -211,11 +216,11 @@ func buildTree(root *proto.AccessibilityAXNode, byID map[proto.AccessibilityAXNo
 			}
 		}
 		role := axStr(n.Role)
-		if a, ok := roleAlias[role]; ok {
+		if a, ok := roleAlias()[role]; ok {
 			role = a
 		}
 		name := axStr(n.Name)
-		if n.Ignored || transparentRoles[role] || (role == "generic" && name == "" && len(kids) <= 1) {
+		if n.Ignored || transparentRoles()[role] || (role == "generic" && name == "" && len(kids) <= 1) {
 			return kids
 		}
 		if role == "StaticText" {

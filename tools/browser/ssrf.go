@@ -6,6 +6,7 @@ import (
 	"net/netip"
 	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/openclaw-go/openclaw/tools"
 )
@@ -42,7 +43,7 @@ func blocked(a netip.Addr) bool {
 		a.IsUnspecified() || a.IsMulticast() || a.IsInterfaceLocalMulticast() {
 		return true
 	}
-	for _, p := range specialRanges {
+	for _, p := range specialRanges() {
 		if p.Contains(a) {
 			return true
 		}
@@ -50,14 +51,14 @@ func blocked(a netip.Addr) bool {
 	return false
 }
 
-var specialRanges = func() []netip.Prefix {
+var specialRanges = sync.OnceValue(func() []netip.Prefix { // parsed on first use, not in every process's init
 	var out []netip.Prefix
 	for _, s := range []string{"0.0.0.0/8", "100.64.0.0/10", "192.0.0.0/24", "192.0.2.0/24", "198.18.0.0/15",
 		"198.51.100.0/24", "203.0.113.0/24", "240.0.0.0/4", "255.255.255.255/32", "64:ff9b::/96", "2001:db8::/32"} {
 		out = append(out, netip.MustParsePrefix(s))
 	}
 	return out
-}()
+})
 
 // checkURL is the navigation preflight: http(s) or exactly about:blank, no
 // credentials, and a host that resolves only to public addresses unless

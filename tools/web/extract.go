@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 
 	readability "codeberg.org/readeck/go-readability/v2"
 	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
@@ -127,12 +128,12 @@ func render(n *html.Node, page *url.URL, mode string) (string, error) {
 	return stripInvisible(strings.TrimSpace(string(md))), nil
 }
 
-var blankRuns = regexp.MustCompile(`\n[ \t]*(\n[ \t]*)+`)
-var spaceRuns = regexp.MustCompile(`[ \t\x{a0}]+`)
+var blankRuns = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\n[ \t]*(\n[ \t]*)+`) }) // built on first use, not in every process's init
+var spaceRuns = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[ \t\x{a0}]+`) })        // built on first use, not in every process's init
 
 func normalizeText(s string) string {
-	s = spaceRuns.ReplaceAllString(s, " ")
-	s = blankRuns.ReplaceAllString(s, "\n\n")
+	s = spaceRuns().ReplaceAllString(s, " ")
+	s = blankRuns().ReplaceAllString(s, "\n\n")
 	return strings.TrimSpace(s)
 }
 
@@ -148,11 +149,13 @@ func stripInvisible(s string) string {
 	}, s)
 }
 
-var mdMarks = regexp.MustCompile("(?m)^#{1,6} |^[-*+] |\\*\\*|__|`+|!?\\[([^\\]]*)\\]\\([^)]*\\)")
+var mdMarks = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("(?m)^#{1,6} |^[-*+] |\\*\\*|__|`+|!?\\[([^\\]]*)\\]\\([^)]*\\)")
+}) // built on first use, not in every process's init
 
 func markdownToText(s string) string {
-	return mdMarks.ReplaceAllStringFunc(s, func(m string) string {
-		if sub := mdMarks.FindStringSubmatch(m); len(sub) > 1 && sub[1] != "" {
+	return mdMarks().ReplaceAllStringFunc(s, func(m string) string {
+		if sub := mdMarks().FindStringSubmatch(m); len(sub) > 1 && sub[1] != "" {
 			return sub[1]
 		}
 		return ""
@@ -190,9 +193,13 @@ func depth(n *html.Node, d int) int {
 
 // hiddenClasses and hiddenStyle mark content a reader never sees (and an
 // injected prompt likes to hide in); sanitize removes it before extraction.
-var hiddenClasses = map[string]bool{"sr-only": true, "visually-hidden": true, "d-none": true, "hidden": true,
-	"invisible": true, "screen-reader-only": true, "offscreen": true}
-var hiddenStyle = regexp.MustCompile(`(?i)display\s*:\s*none|visibility\s*:\s*hidden|opacity\s*:\s*0(\.0+)?\s*(;|$)|font-size\s*:\s*0(px|em|rem|%)?\s*(;|$)|text-indent\s*:\s*-\d{4,}|color\s*:\s*transparent`)
+var hiddenClasses = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"sr-only": true, "visually-hidden": true, "d-none": true, "hidden": true,
+		"invisible": true, "screen-reader-only": true, "offscreen": true}
+}) // built on first use, not in every process's init
+var hiddenStyle = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)display\s*:\s*none|visibility\s*:\s*hidden|opacity\s*:\s*0(\.0+)?\s*(;|$)|font-size\s*:\s*0(px|em|rem|%)?\s*(;|$)|text-indent\s*:\s*-\d{4,}|color\s*:\s*transparent`)
+}) // built on first use, not in every process's init
 
 func sanitize(n *html.Node) {
 	for c := n.FirstChild; c != nil; {
@@ -226,12 +233,12 @@ func hidden(n *html.Node) bool {
 			}
 		case "class":
 			for _, c := range strings.Fields(a.Val) {
-				if hiddenClasses[strings.ToLower(c)] {
+				if hiddenClasses()[strings.ToLower(c)] {
 					return true
 				}
 			}
 		case "style":
-			if hiddenStyle.MatchString(a.Val) {
+			if hiddenStyle().MatchString(a.Val) {
 				return true
 			}
 		}

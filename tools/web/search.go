@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/openclaw-go/openclaw/config"
@@ -236,14 +237,16 @@ func (sc *searchCall) do(method, endpoint string, header http.Header, body any, 
 	return nil
 }
 
-var bearerish = regexp.MustCompile(`(?i)(bearer\s+|api[_-]?key["=:\s]+)[A-Za-z0-9._\-]{8,}`)
+var bearerish = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(bearer\s+|api[_-]?key["=:\s]+)[A-Za-z0-9._\-]{8,}`)
+}) // built on first use, not in every process's init
 
 // redact removes the key (and anything that looks like one) from text.
 func redact(s, key string) string {
 	if key != "" {
 		s = strings.ReplaceAll(s, key, "[redacted]")
 	}
-	return bearerish.ReplaceAllString(s, "${1}[redacted]")
+	return bearerish().ReplaceAllString(s, "${1}[redacted]")
 }
 
 func wrapSnippet(s string) string {

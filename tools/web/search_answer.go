@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+	"sync"
 
 	"github.com/openclaw-go/openclaw/tools"
 )
@@ -47,8 +48,10 @@ func perplexityBase(key string) string {
 	return "https://openrouter.ai/api/v1"
 }
 
-var perplexityRecency = map[string]string{"pd": "day", "pw": "week", "pm": "month", "py": "year",
-	"day": "day", "week": "week", "month": "month", "year": "year"}
+var perplexityRecency = sync.OnceValue(func() map[string]string {
+	return map[string]string{"pd": "day", "pw": "week", "pm": "month", "py": "year",
+		"day": "day", "week": "week", "month": "month", "year": "year"}
+}) // built on first use, not in every process's init
 
 type chatMessage struct {
 	Role       string          `json:"role"`
@@ -68,7 +71,7 @@ func runPerplexity(sc *searchCall) (map[string]any, error) {
 	}
 	body := map[string]any{"model": model, "messages": []chatMessage{{Role: "user", Content: sc.p.Query}}}
 	if f := sc.p.Freshness; f != "" {
-		r, ok := perplexityRecency[f]
+		r, ok := perplexityRecency()[f]
 		if !ok {
 			return nil, payloadError(tools.CodeInvalidParams, "invalid_freshness", "freshness must be day, week, month or year for Perplexity.")
 		}

@@ -5,11 +5,14 @@ import (
 	"net/url"
 	"regexp"
 	"strconv"
+	"sync"
 
 	"github.com/openclaw-go/openclaw/tools"
 )
 
-var braveFreshness = regexp.MustCompile(`^(pd|pw|pm|py|\d{4}-\d{2}-\d{2}to\d{4}-\d{2}-\d{2})$`)
+var braveFreshness = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(pd|pw|pm|py|\d{4}-\d{2}-\d{2}to\d{4}-\d{2}-\d{2})$`)
+}) // built on first use, not in every process's init
 
 // runBrave: GET <base>/res/v1/web/search with X-Subscription-Token; the
 // web results become structured results.
@@ -27,7 +30,7 @@ func runBrave(sc *searchCall) (map[string]any, error) {
 		q.Set("ui_lang", sc.p.UILang)
 	}
 	if f := sc.p.Freshness; f != "" {
-		if !braveFreshness.MatchString(f) {
+		if !braveFreshness().MatchString(f) {
 			return nil, payloadError(tools.CodeInvalidParams, "invalid_freshness",
 				"freshness must be one of pd, pw, pm, py, or a range like YYYY-MM-DDtoYYYY-MM-DD.")
 		}
