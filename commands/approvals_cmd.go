@@ -4,13 +4,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/openclaw-go/openclaw/config"
 	"github.com/openclaw-go/openclaw/policy"
 	"github.com/openclaw-go/openclaw/protocol"
 	"github.com/openclaw-go/openclaw/tools"
@@ -52,12 +55,21 @@ func (r *runtime) approvalsCommand() *cli.Command {
 				},
 			},
 			{
-				Name: "set", Usage: "set security, ask or askFallback for an agent (or the defaults)",
-				Flags: append(outputFlags(), agentFlag,
+				Name: "set", Usage: "set security, ask or askFallback for an agent (or the defaults), or replace the file (--file); --gateway: the gateway host's",
+				Description: "With --gateway the change goes to the gateway host's file: the current one is read with exec.approvals.get\n" +
+					"and written back with exec.approvals.set under its hash, so a change made in between is refused, not lost.\n\n" +
+					"EXAMPLES:\n   openclaw approvals set --security allowlist --ask on-miss\n   openclaw approvals set --gateway --defaults --security deny\n" +
+					"   openclaw approvals set --gateway --file approvals.json",
+				Flags: append(append(outputFlags(), agentFlag,
 					&cli.BoolFlag{Name: "defaults", Usage: "change the defaults block instead of an agent"},
 					&cli.StringFlag{Name: "security", Usage: "deny|allowlist|full"},
 					&cli.StringFlag{Name: "ask", Usage: "off|on-miss|always"},
-					&cli.StringFlag{Name: "ask-fallback", Usage: "deny|allowlist|full"}),
+					&cli.StringFlag{Name: "ask-fallback", Usage: "deny|allowlist|full"},
+					&cli.StringFlag{Name: "file", Usage: "replace the whole file with this JSON/JSON5 `PATH`"},
+					&cli.BoolFlag{Name: "stdin", Usage: "replace the whole file with JSON/JSON5 read from stdin"},
+					&cli.BoolFlag{Name: "gateway", Usage: "change the gateway host's file (exec.approvals.get, then exec.approvals.set)"},
+					&cli.StringFlag{Name: "base-hash", Usage: "with --gateway: write only if the file still has this `HASH` (from approvals get --gateway)"}),
+					connFlags()...),
 				Action: func(c *cli.Context) error {
 					check := func(flag string, allowed ...string) error {
 						if v := c.String(flag); v != "" && !slices.Contains(allowed, v) {
@@ -71,7 +83,14 @@ func (r *runtime) approvalsCommand() *cli.Command {
 							return e
 						}
 					}
-					return r.changeApprovals(c, func(doc *policy.ExecApprovals) {
+					replace, err := r.approvalsInput(c)
+					if err != nil {
+						return err
+					}
+					if c.String("base-hash") != "" && !c.Bool("gateway") {
+						return tools.Errorf(tools.CodeUsage, "--base-hash needs --gateway")
+					}
+					edit := func(doc *policy.ExecApprovals) {
 						a := &doc.Defaults
 						if !c.Bool("defaults") {
 							a = doc.Agent(c.String("agent"))
@@ -85,7 +104,14 @@ func (r *runtime) approvalsCommand() *cli.Command {
 						if v := c.String("ask-fallback"); v != "" {
 							a.AskFallback = v
 						}
-					})
+					}
+					if c.Bool("gateway") {
+						return r.setGatewayApprovals(c, replace, edit)
+					}
+					if replace != nil {
+						return r.changeApprovals(c, func(doc *policy.ExecApprovals) { *doc = *replace; doc.Version = 1 })
+					}
+					return r.changeApprovals(c, edit)
 				},
 			},
 			{
@@ -214,4 +240,91 @@ func renderResolved(w io.Writer, res gjson.Result) error {
 		fmt.Fprintf(w, "It did not start: %s\n", e)
 	}
 	return nil
+}
+
+// approvalsInput reads the replacement file of `approvals set --file|--stdin`
+// (JSON5, as the original), nil when neither is given.
+func (r *runtime) approvalsInput(c *cli.Context) (*policy.ExecApprovals, error) {
+	file, stdin := c.String("file"), c.Bool("stdin")
+	if file == "" && !stdin {
+		return nil, nil
+	}
+	if file != "" && stdin {
+		return nil, tools.Errorf(tools.CodeUsage, "use either --file or --stdin, not both")
+	}
+	for _, f := range []string{"security", "ask", "ask-fallback", "defaults"} {
+		if c.IsSet(f) {
+			return nil, tools.Errorf(tools.CodeUsage, "--%s edits the file; --file/--stdin replace it: use one or the other", f)
+		}
+	}
+	var src io.Reader = r.stdin
+	if file != "" {
+		f, err := os.Open(file)
+		if err != nil {
+			return nil, tools.Errorf(tools.CodeFailed, "approvals set: %v", err)
+		}
+		defer f.Close()
+		src = f
+	}
+	const maxFile = 1 << 20 // the approvals file is small; refuse anything huge
+	raw, err := io.ReadAll(io.LimitReader(src, maxFile+1))
+	if err != nil {
+		return nil, tools.Errorf(tools.CodeFailed, "approvals set: %v", err)
+	}
+	if len(raw) > maxFile {
+		return nil, tools.Errorf(tools.CodeInvalidParams, "approvals set: the file is over %d bytes", maxFile)
+	}
+	v, err := config.ParseJSON5(raw)
+	if err != nil {
+		return nil, tools.Errorf(tools.CodeInvalidParams, "approvals set: failed to parse approvals JSON: %v", err)
+	}
+	if _, ok := v.(map[string]any); !ok {
+		return nil, tools.Errorf(tools.CodeInvalidParams, "approvals set: exec approvals JSON must be an object")
+	}
+	b, _ := json.Marshal(v)
+	var doc policy.ExecApprovals
+	if err := json.Unmarshal(b, &doc); err != nil {
+		return nil, tools.Errorf(tools.CodeInvalidParams, "approvals set: %v", err)
+	}
+	return &doc, nil
+}
+
+// setGatewayApprovals is `approvals set --gateway`: read the gateway's file
+// and hash (exec.approvals.get), edit or replace it, and write it back with
+// that hash (exec.approvals.set compares and sets), so a change someone made
+// in between is refused rather than overwritten.
+func (r *runtime) setGatewayApprovals(c *cli.Context, replace *policy.ExecApprovals, edit func(*policy.ExecApprovals)) error {
+	admin := []string{protocol.ScopeAdmin}
+	cur, err := r.callScopes(c, "exec.approvals.get", admin, json.RawMessage(`{}`), 10*time.Second)
+	if err != nil {
+		return err
+	}
+	snap := gjson.ParseBytes(cur)
+	hash := snap.Get("hash").String()
+	if h := c.String("base-hash"); h != "" {
+		hash = h
+	}
+	doc := replace
+	if doc == nil {
+		doc = &policy.ExecApprovals{}
+		if f := snap.Get("file"); f.IsObject() {
+			if err := json.Unmarshal([]byte(f.Raw), doc); err != nil {
+				return tools.Errorf(tools.CodeFailed, "approvals set --gateway: the gateway's file: %v", err)
+			}
+		}
+		edit(doc)
+	}
+	doc.Version = 1
+	params, err := json.Marshal(map[string]any{"file": doc, "baseHash": hash})
+	if err != nil {
+		return err
+	}
+	res, err := r.callScopes(c, "exec.approvals.set", admin, params, 10*time.Second)
+	if err != nil {
+		if strings.Contains(err.Error(), "baseHash") {
+			return tools.Errorf(tools.CodeFailed, "the gateway's exec approvals changed since they were read (hash %s): run `openclaw approvals get --gateway` and try again", hash)
+		}
+		return err
+	}
+	return r.emit(c, nil, res)
 }
