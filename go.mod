@@ -57,3 +57,5 @@ replace golang.org/x/net => ./third_party/golang.org/x/net
 replace github.com/go-rod/rod => ./third_party/github.com/go-rod/rod
 
 replace github.com/ysmood/got => ./third_party/github.com/ysmood/got
+
+replace github.com/go-shiori/dom => ./third_party/github.com/go-shiori/dom

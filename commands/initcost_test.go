@@ -39,6 +39,7 @@ func TestInitCostBounded(t *testing.T) {
 		// -rod flag, key maps and regexps no longer cost every process.
 		{"github.com/go-rod/rod", 32 << 10, 40},
 		{"github.com/ysmood/got", 1 << 10, 10},
+		{"github.com/go-shiori/dom", 2 << 10, 20},
 		{"codeberg.org/readeck/go-readability", 16 << 10, 100},
 		{"github.com/ledongthuc/pdf", 16 << 10, 100},
 		{"golang.org/x/net/html", 32 << 10, 100},
