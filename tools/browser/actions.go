@@ -169,7 +169,7 @@ func init() {
 				}
 				st := pr.status(ctx)
 				out = append(out, map[string]any{"name": n, "cdpPort": st.CdpPort, "cdpUrl": st.CdpURL, "running": st.Running,
-					"isDefault": n == def, "isRemote": pr.AttachOnly})
+					"color": pr.Color, "isDefault": n == def, "isRemote": pr.AttachOnly})
 			}
 			return tools.JSONResult(map[string]any{"profiles": out})
 		})})

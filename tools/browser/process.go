@@ -131,6 +131,7 @@ type status struct {
 	CdpPort        int    `json:"cdpPort,omitempty"`
 	CdpURL         string `json:"cdpUrl,omitempty"`
 	UserDataDir    string `json:"userDataDir"`
+	Color          string `json:"color"`
 	Headless       bool   `json:"headless"`
 	NoSandbox      bool   `json:"noSandbox"`
 	ExecutablePath string `json:"executablePath,omitempty"`
@@ -138,7 +139,7 @@ type status struct {
 }
 
 func (p *profile) status(ctx context.Context) status {
-	st := status{Enabled: true, Profile: p.Name, UserDataDir: p.UserDataDir, Headless: p.Headless,
+	st := status{Enabled: true, Profile: p.Name, UserDataDir: p.UserDataDir, Color: p.Color, Headless: p.Headless,
 		NoSandbox: p.NoSandbox, AttachOnly: p.AttachOnly, CdpURL: p.endpoint()}
 	if exe, err := p.findExecutable(); err == nil {
 		st.ExecutablePath = exe

@@ -21,6 +21,9 @@ const (
 	portRangeStart = 18800
 	portRangeEnd   = 18899
 	defaultProfile = "openclaw"
+	// defaultColor is the original's DEFAULT_OPENCLAW_BROWSER_COLOR, a
+	// profile's color when none is configured.
+	defaultColor = "#FF4500"
 )
 
 // profileConf is one entry of browser.profiles.
@@ -64,6 +67,7 @@ type profile struct {
 	NoSandbox   bool
 	AttachOnly  bool
 	ExtraArgs   []string
+	Color       string // configured color, else defaultColor
 	conf        *browserConf
 }
 
@@ -113,7 +117,8 @@ func resolveProfile(env *tools.Env, name string) (*profile, error) {
 	}
 	dir := filepath.Join(env.StateDir, "browser", name)
 	p := &profile{Name: name, Dir: dir, UserDataDir: filepath.Join(dir, "user-data"), CdpPort: pc.CdpPort,
-		CdpURL: pc.CdpURL, AttachOnly: pc.AttachOnly || c.AttachOnly, ExtraArgs: c.ExtraArgs, conf: c}
+		CdpURL: pc.CdpURL, AttachOnly: pc.AttachOnly || c.AttachOnly, ExtraArgs: c.ExtraArgs, conf: c,
+		Color: firstNonEmpty(pc.Color, c.Color, defaultColor)}
 	if p.CdpURL == "" && name == defaultProfile {
 		p.CdpURL = c.CdpURL
 	}
