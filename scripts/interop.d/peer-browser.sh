@@ -39,7 +39,7 @@ check "peer: config.patch browser section (headless, local page allowed)" \
 
 B() { P browser --url "$url" --token "$token" "$@"; }
 check "peer: browser status (browser.request GET /)" \
-  'd["profile"] == "openclaw" and d["enabled"] is True and d["transport"] == "cdp" and d["running"] is False' B --json status
+  'd["profile"] == "openclaw" and d["enabled"] is True and d["transport"] == "cdp" and d["running"] is False and d["color"] == "#FF4500"' B --json status
 checktext "peer: browser start (POST /start, then GET /)" '"browser [openclaw] running: true" in t' B start
 check "peer: browser open <local page> (POST /tabs/open)" \
   'd["url"] == "http://127.0.0.1:'"$bport"'/index.html" and len(d["targetId"]) > 0' B --json open "http://127.0.0.1:$bport/index.html"
