@@ -120,7 +120,9 @@ type recorder struct {
 	pending  map[string]*event // targetId → open dialog not answered
 	armed    map[string]dialogArm
 	cursors  map[string]int64
-	loads    map[string]*event // guid → download event
+	loads    map[string]*event        // guid → download event
+	syncs    map[string]chan struct{} // settle marker payload → closed when handled
+	nextSync int64
 }
 
 func runRecorder(specJSON string) int {
@@ -275,6 +277,16 @@ func (r *recorder) handle(ctx context.Context, m *rod.Message) {
 					}
 					break
 				}
+			}
+			r.mu.Unlock()
+		}
+	case "Runtime.bindingCalled":
+		var e proto.RuntimeBindingCalled
+		if m.Load(&e) && e.Name == syncBinding {
+			r.mu.Lock()
+			if ch, ok := r.syncs[e.Payload]; ok {
+				close(ch)
+				delete(r.syncs, e.Payload)
 			}
 			r.mu.Unlock()
 		}
@@ -472,6 +484,7 @@ func (r *recorder) attached(ctx context.Context, e proto.TargetAttachedToTarget)
 	go func() {
 		_ = proto.PageEnable{}.Call(pg)
 		_ = proto.RuntimeEnable{}.Call(pg)
+		_ = proto.RuntimeAddBinding{Name: syncBinding}.Call(pg)
 		_ = proto.NetworkEnable{}.Call(pg)
 		if e.WaitingForDebugger {
 			_ = proto.RuntimeRunIfWaitingForDebugger{}.Call(pg)

@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"net"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -26,7 +27,7 @@ func (r *recorder) settle(ctx context.Context, req recRequest) any {
 	r.mu.Unlock()
 	if ok && !blocked && req.TimeoutMs > 0 {
 		sctx, cancel := context.WithTimeout(ctx, time.Duration(min(req.TimeoutMs, 3000))*time.Millisecond)
-		_, _ = proto.RuntimeEvaluate{Expression: "0"}.Call(r.on(sctx, sess))
+		r.syncWith(sctx, sess)
 		cancel()
 	}
 	deadline := time.NewTimer(time.Duration(req.TimeoutMs) * time.Millisecond)
@@ -383,4 +384,42 @@ func (r *recorder) downloadList(req recRequest) any {
 		r.cursors["downloads"] = r.seq
 	}
 	return map[string]any{"downloads": out}
+}
+
+// syncBinding is the page binding settle calls so that its marker event
+// (Runtime.bindingCalled) follows, on the same CDP stream, every event the
+// act caused before it.
+const syncBinding = "__openclawRecorderSync"
+
+// syncWith returns once the recorder has handled every event the tab emitted
+// before now. A CDP reply alone is not enough: rod hands events to the
+// recorder's loop asynchronously, so under load an act's console message or
+// request could still be queued when its summary is taken. The marker goes
+// through the page (program order after the act's handlers) and back through
+// the event loop. Without the binding (a tab attached before it existed) the
+// reply's round trip is the fallback.
+func (r *recorder) syncWith(ctx context.Context, sess proto.TargetSessionID) {
+	r.mu.Lock()
+	if r.syncs == nil {
+		r.syncs = map[string]chan struct{}{}
+	}
+	r.nextSync++
+	token := strconv.FormatInt(r.nextSync, 10)
+	ch := make(chan struct{})
+	r.syncs[token] = ch
+	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		delete(r.syncs, token)
+		r.mu.Unlock()
+	}()
+	res, err := proto.RuntimeEvaluate{ReturnByValue: true, Expression: "typeof " + syncBinding + ` === "function" ? (` +
+		syncBinding + `("` + token + `"), true) : false`}.Call(r.on(ctx, sess))
+	if err != nil || res == nil || res.Result == nil || !res.Result.Value.Bool() {
+		return
+	}
+	select {
+	case <-ch:
+	case <-ctx.Done():
+	}
 }
