@@ -94,7 +94,7 @@ func Lookup(cfg *config.Config, id string) (*Settings, error) {
 			"unknown model provider %q: add it under models.providers.%s {baseUrl, apiKey, api}", id, id)
 	}
 	s := &Settings{ID: id, BaseURL: raw.BaseURL, API: raw.API, Headers: raw.Headers, Models: raw.Models}
-	s.APIKey = secret(raw.APIKey)
+	s.APIKey = config.Secret(raw.APIKey)
 	if builtin {
 		if s.BaseURL == "" {
 			s.BaseURL = b.baseURL
@@ -114,19 +114,6 @@ func Lookup(cfg *config.Config, id string) (*Settings, error) {
 	}
 	s.BaseURL = strings.TrimRight(s.BaseURL, "/")
 	return s, nil
-}
-
-// secret reads a string key or a SecretRef {source:"env", id}.
-func secret(v any) string {
-	switch k := v.(type) {
-	case string:
-		return strings.TrimSpace(k)
-	case map[string]any:
-		if id, _ := k["id"].(string); k["source"] == "env" && id != "" {
-			return strings.TrimSpace(os.Getenv(id))
-		}
-	}
-	return ""
 }
 
 // New builds the Provider for these settings.

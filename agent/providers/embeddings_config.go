@@ -55,7 +55,7 @@ func ResolveEmbeddings(cfg *config.Config, c EmbeddingConfig) (*EmbeddingSetting
 		return nil, "memorySearch.provider local (GGUF models in-process) is not supported by this build; " +
 			"serve the model over an OpenAI-compatible /v1/embeddings endpoint (llama.cpp server, Ollama, vLLM) and set provider ollama or openai with remote.baseUrl", nil
 	case "auto":
-		remoteKey := secret(c.APIKey)
+		remoteKey := config.Secret(c.APIKey)
 		if strings.TrimSpace(c.BaseURL) != "" || remoteKey != "" {
 			// remote settings without a provider name: the OpenAI shape.
 			return resolveNamed(cfg, "openai", c, true)
@@ -105,9 +105,9 @@ func resolveNamed(cfg *config.Config, id string, c EmbeddingConfig, explicit boo
 	// destination (as the original): a remote.baseUrl elsewhere gets
 	// remote.apiKey or nothing.
 	ownsDestination := s.BaseURL == providerBase
-	s.APIKey = secret(c.APIKey)
+	s.APIKey = config.Secret(c.APIKey)
 	if s.APIKey == "" && ownsDestination {
-		s.APIKey = secret(raw.APIKey)
+		s.APIKey = config.Secret(raw.APIKey)
 		if s.APIKey == "" && builtin {
 			for _, env := range b.env {
 				if k := strings.TrimSpace(os.Getenv(env)); k != "" {

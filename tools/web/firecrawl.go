@@ -47,7 +47,7 @@ func loadFirecrawl(cfg *config.Config) *firecrawlConfig {
 	if cfg != nil {
 		_ = cfg.Decode("tools.web.fetch.firecrawl", &f)
 	}
-	f.key = secretString(f.APIKey)
+	f.key = config.Secret(f.APIKey)
 	if f.key == "" {
 		f.key = strings.TrimSpace(os.Getenv("FIRECRAWL_API_KEY"))
 	}
@@ -67,19 +67,6 @@ func loadFirecrawl(cfg *config.Config) *firecrawlConfig {
 		f.TimeoutSeconds = firecrawlDefaultTimeout
 	}
 	return &f
-}
-
-// secretString reads a string or a SecretRef {source:"env", id}.
-func secretString(v any) string {
-	switch k := v.(type) {
-	case string:
-		return strings.TrimSpace(k)
-	case map[string]any:
-		if id, _ := k["id"].(string); k["source"] == "env" && id != "" {
-			return strings.TrimSpace(os.Getenv(id))
-		}
-	}
-	return ""
 }
 
 // endpoint is <base>/v2/scrape unless the base already names a path.

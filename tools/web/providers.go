@@ -57,15 +57,7 @@ func (p *Provider) ConfigKey(cfg *config.Config) string {
 	if !ok {
 		return ""
 	}
-	switch k := v.(type) {
-	case string:
-		return strings.TrimSpace(k)
-	case map[string]any:
-		if id, _ := k["id"].(string); k["source"] == "env" && id != "" {
-			return os.Getenv(id)
-		}
-	}
-	return ""
+	return config.Secret(v)
 }
 
 // EnvKey returns the first set environment variable and its value.
