@@ -15,17 +15,7 @@ import (
 // --help`, after checking that a b names a command (an unknown word is a
 // usage error with a suggestion, as for any command).
 func helpArgs(app *cli.App, args []string) ([]string, error) {
-	i := 1
-	for i < len(args) {
-		name, hasVal := flagName(args[i])
-		if name == "" {
-			break
-		}
-		if takes := globalFlags[name]; takes && !hasVal {
-			i++
-		}
-		i++
-	}
+	i := afterGlobalFlags(args)
 	if i >= len(args) || args[i] != "help" {
 		return args, nil
 	}
@@ -49,4 +39,21 @@ func helpArgs(app *cli.App, args []string) ([]string, error) {
 		}
 	}
 	return append(out, "--help"), nil
+}
+
+// afterGlobalFlags is the index of the first argument after the global
+// flags (and their values) that lead the command line.
+func afterGlobalFlags(args []string) int {
+	i := 1
+	for i < len(args) {
+		name, hasVal := flagName(args[i])
+		if name == "" {
+			break
+		}
+		if takes := globalFlags[name]; takes && !hasVal {
+			i++
+		}
+		i++
+	}
+	return i
 }

@@ -46,17 +46,7 @@ func (r *runtime) buildFlags(cmds []*cli.Command) {
 // commandWord is the first command word of args (after global flags), the
 // word after `help`, or "".
 func commandWord(args []string) string {
-	i := 1
-	for i < len(args) {
-		name, hasVal := flagName(args[i])
-		if name == "" {
-			break
-		}
-		if takes := globalFlags[name]; takes && !hasVal {
-			i++
-		}
-		i++
-	}
+	i := afterGlobalFlags(args)
 	if i < len(args) && args[i] == "help" {
 		i++
 	}
