@@ -106,7 +106,9 @@ type actReq struct {
 	Values      []string   `json:"values"`
 	Fields      fillFields `json:"fields"`
 	DoubleClick bool       `json:"doubleClick"`
+	Double      bool       `json:"double"` // the CLI's --double
 	Button      string     `json:"button"`
+	Modifiers   []string   `json:"modifiers"`
 	Fn          string     `json:"fn"`
 	TimeMs      int        `json:"timeMs"`
 	TextGone    string     `json:"textGone"`
@@ -195,28 +197,15 @@ func act(ctx context.Context, env *tools.Env, conf *browserConf, pg *rod.Page, r
 	}
 	switch r.Kind {
 	case "click":
+		if _, err := clickModifiers(r.Modifiers); err != nil {
+			return nil, err
+		}
 		el, err := target(true)
 		if err != nil {
 			return nil, err
 		}
-		btn := proto.InputMouseButtonLeft
-		switch r.Button {
-		case "right":
-			btn = proto.InputMouseButtonRight
-		case "middle":
-			btn = proto.InputMouseButtonMiddle
-		}
-		n := 1
-		if r.DoubleClick {
-			n = 2
-		}
-		// A download link starts its download in the browser process, after
-		// the click returns: the caller waits for it (expectDownload).
-		if res, err := el.Eval(`function(){return !!this.closest("a[download]")}`); err == nil && res.Value.Bool() {
-			out[expectDownloadKey] = true
-		}
-		if err := el.Click(btn, n); err != nil {
-			return nil, actFailed(r, err)
+		if err := clickWith(ctx, el, r, out); err != nil {
+			return nil, err
 		}
 	case "hover":
 		el, err := target(false)

@@ -59,12 +59,14 @@ func (p params) profile() string { return firstNonEmpty(p.Profile, p.BrowserProf
 const (
 	propProfile = `"profile":{"type":"string","description":"Browser profile (default browser.defaultProfile, else openclaw)"},` +
 		`"browserProfile":{"type":"string","description":"Alias of profile; on the CLI --browser-profile (the original's flag: --profile picks the state profile)"}`
-	propTarget   = `"targetId":{"type":"string","description":"Tab id or a unique prefix (default: the current tab)"}`
-	propTimeout  = `"timeoutMs":{"type":"integer","minimum":1,"description":"Budget in ms"}`
-	propRef      = `"ref":{"type":"string","description":"Element ref from a snapshot (e12)"}`
-	propURL      = `"targetUrl":{"type":"string","description":"URL to load"},"url":{"type":"string","description":"Alias of targetUrl"}`
-	propFn       = `"fn":{"type":"string","description":"JavaScript: a function, an expression, or a body with return"}`
-	propWaitArgs = `"timeMs":{"type":"integer","minimum":0,"maximum":30000,"description":"Sleep this long first"},` +
+	propTarget    = `"targetId":{"type":"string","description":"Tab id or a unique prefix (default: the current tab)"}`
+	propTimeout   = `"timeoutMs":{"type":"integer","minimum":1,"description":"Budget in ms"}`
+	propRef       = `"ref":{"type":"string","description":"Element ref from a snapshot (e12)"}`
+	propURL       = `"targetUrl":{"type":"string","description":"URL to load"},"url":{"type":"string","description":"Alias of targetUrl"}`
+	propDouble    = `"double":{"type":"boolean","description":"Alias of doubleClick (the original CLI's --double)"}`
+	propModifiers = `"modifiers":{"type":"array","items":{"type":"string"},"description":"Keys held during the click: Alt, Control, ControlOrMeta (Control here), Meta, Shift; comma-separated or repeated"}`
+	propFn        = `"fn":{"type":"string","description":"JavaScript: a function, an expression, or a body with return"}`
+	propWaitArgs  = `"timeMs":{"type":"integer","minimum":0,"maximum":30000,"description":"Sleep this long first"},` +
 		`"text":{"type":"string","description":"Wait until this text is visible"},` +
 		`"textGone":{"type":"string","description":"Wait until this text is gone"},` +
 		`"selector":{"type":"string","description":"Wait until a CSS selector is visible"},` + propFn
@@ -307,7 +309,7 @@ func init() {
 	actProps := []string{`"kind":{"type":"string","enum":["click","type","press","hover","drag","select","fill","resize","wait","evaluate","close"]}`,
 		propRef, `"request":{"type":"object","description":"The act request ({kind, ref, ...}); its fields may also be given at top level"}`,
 		`"key":{"type":"string"}`, `"values":{"type":"array","items":{"type":"string"}}`, `"fields":{"type":"array","items":{"type":["object","array"]}}`,
-		`"submit":{"type":"boolean"}`, `"slowly":{"type":"boolean"}`, `"doubleClick":{"type":"boolean"}`,
+		`"submit":{"type":"boolean"}`, `"slowly":{"type":"boolean"}`, `"doubleClick":{"type":"boolean"}`, propDouble, propModifiers,
 		`"button":{"type":"string","enum":["left","right","middle"]}`, `"width":{"type":"integer"}`, `"height":{"type":"integer"}`,
 		`"textGone":{"type":"string"}`, `"timeMs":{"type":"integer","minimum":0,"maximum":30000}`, `"selector":{"type":"string"}`,
 		`"text":{"type":"string"}`, `"startRef":{"type":"string"}`, `"endRef":{"type":"string"}`, propFn, propTimeout}
@@ -322,7 +324,9 @@ func init() {
 		required      []string
 		examples      []string
 	}{
-		{"click", "Click an element by ref", []string{"ref"}, []string{propRef, `"doubleClick":{"type":"boolean"}`, `"button":{"type":"string","enum":["left","right","middle"]}`, propTimeout}, []string{"ref"}, []string{"openclaw browser click e12"}},
+		{"click", "Click an element by ref (--double, --button right|middle, --modifiers Shift,Alt)", []string{"ref"}, []string{propRef, `"doubleClick":{"type":"boolean","description":"Double click"}`, propDouble,
+			`"button":{"type":"string","enum":["left","right","middle"],"description":"Mouse button (default left)"}`, propModifiers, propTimeout}, []string{"ref"},
+			[]string{"openclaw browser click e12", "openclaw browser click e12 --modifiers Shift,Alt", "openclaw browser click e12 --button right", "openclaw browser click e12 --double"}},
 		{"type", "Type into a field by ref (replaces its value)", []string{"ref", "text"}, []string{propRef, `"text":{"type":"string"}`, `"submit":{"type":"boolean","description":"Press Enter after typing"}`, `"slowly":{"type":"boolean","description":"Type key by key"}`, propTimeout}, []string{"ref", "text"}, []string{`openclaw browser type e7 "alice" --submit`}},
 		{"press", "Press a key or chord (Enter, Control+A)", []string{"key"}, []string{`"key":{"type":"string"}`}, []string{"key"}, []string{"openclaw browser press Enter"}},
 		{"hover", "Hover an element by ref", []string{"ref"}, []string{propRef, propTimeout}, []string{"ref"}, nil},
