@@ -59,3 +59,9 @@ replace github.com/go-rod/rod => ./third_party/github.com/go-rod/rod
 replace github.com/ysmood/got => ./third_party/github.com/ysmood/got
 
 replace github.com/go-shiori/dom => ./third_party/github.com/go-shiori/dom
+
+replace github.com/dustin/go-humanize => ./third_party/github.com/dustin/go-humanize
+
+replace github.com/gogs/chardet => ./third_party/github.com/gogs/chardet
+
+replace modernc.org/mathutil => ./third_party/modernc.org/mathutil

@@ -43,6 +43,11 @@ func TestInitCostBounded(t *testing.T) {
 		{"codeberg.org/readeck/go-readability", 16 << 10, 100},
 		{"github.com/ledongthuc/pdf", 16 << 10, 100},
 		{"golang.org/x/net/html", 32 << 10, 100},
+		// humanize's ParseSI regexp (57 allocations), chardet's recognizers
+		// and mathutil's prime table index are built on first use.
+		{"github.com/dustin/go-humanize", 6 << 10, 80},
+		{"github.com/gogs/chardet", 1 << 10, 5},
+		{"modernc.org/mathutil", 1 << 10, 20},
 	}
 	seen := 0
 	for _, line := range strings.Split(stderr.String(), "\n") {
