@@ -120,13 +120,10 @@ func flagTakesValue(c *cli.Command, name string) bool {
 		return false
 	}
 	for _, f := range c.Flags {
-		for _, n := range f.Names() {
+		for _, n := range flagNames(f) {
 			if n == name {
-				if bf, ok := f.(*cli.BoolFlag); ok {
-					_ = bf
-					return false
-				}
-				return true
+				_, isBool := f.(*cli.BoolFlag)
+				return !isBool
 			}
 		}
 	}

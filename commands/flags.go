@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -17,13 +18,13 @@ var urfaveFlagString = cli.FlagStringer
 // value: it is not the real default (--json is automatic, --timeout depends
 // on the command, serve --port comes from config), so help leaves it out and
 // the usage text states the rule.
-var zeroDefault = regexp.MustCompile(` ?\(default: (false|0|0s|"")\)$`)
+var zeroDefault = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` ?\(default: (false|0|0s|"")\)$`) }) // built when help is printed, not at init
 
 // Help lines go through flagString (set once, before any app is built).
 func init() { cli.FlagStringer = flagString }
 
 func flagString(f cli.Flag) string {
-	return zeroDefault.ReplaceAllString(urfaveFlagString(f), "")
+	return zeroDefault().ReplaceAllString(urfaveFlagString(f), "")
 }
 
 // durationValue is a duration flag that also takes plain numbers as
@@ -69,8 +70,37 @@ func fixFlags(flags []cli.Flag) {
 
 // dashFlag makes Go's flag-package messages name flags as users type them:
 // "flag -timeout" becomes "flag --timeout" (one-letter flags keep one dash).
-var dashFlag = regexp.MustCompile(`(flag(?: provided but not defined:)?) -([A-Za-z0-9][A-Za-z0-9-]+)`)
+var dashFlag = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(flag(?: provided but not defined:)?) -([A-Za-z0-9][A-Za-z0-9-]+)`)
+})
 
 func dashFlags(msg string) string {
-	return dashFlag.ReplaceAllString(msg, "$1 --$2")
+	return dashFlag().ReplaceAllString(msg, "$1 --$2")
+}
+
+// flagNames is f.Names() without urfave's regexp pass over each name: the
+// argument normaliser asks it for every flag of the command on every run,
+// and our flags' names never carry the ", alias" form that pass strips.
+func flagNames(f cli.Flag) []string {
+	var name string
+	var aliases []string
+	switch f := f.(type) {
+	case *cli.BoolFlag:
+		name, aliases = f.Name, f.Aliases
+	case *cli.StringFlag:
+		name, aliases = f.Name, f.Aliases
+	case *cli.IntFlag:
+		name, aliases = f.Name, f.Aliases
+	case *cli.DurationFlag:
+		name, aliases = f.Name, f.Aliases
+	default:
+		return f.Names()
+	}
+	names := append([]string{name}, aliases...)
+	for _, n := range names {
+		if strings.ContainsAny(n, ", ") {
+			return f.Names()
+		}
+	}
+	return names
 }

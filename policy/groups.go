@@ -11,6 +11,7 @@ package policy
 import (
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -138,13 +139,29 @@ func GroupsOf(tool string) []string {
 // minimal, coding, messaging, full ("full" is always present).
 func ProfilesOf(tool string) []string {
 	var out []string
-	for _, name := range profileOrder {
-		if Matches(Profiles[name], tool) {
-			out = append(out, name)
+	name := Normalize(tool)
+	for i, m := range profileMatchers() {
+		if m == nil || m.admits(name) {
+			out = append(out, profileOrder[i])
 		}
 	}
 	return out
 }
+
+// profileMatchers compiles each profile once per process, in profileOrder
+// (nil: the profile admits everything): listings ask for every tool, and
+// compiling the profiles per tool was the largest cost of `tools list`.
+var profileMatchers = sync.OnceValue(func() []*matcher {
+	out := make([]*matcher, len(profileOrder))
+	for i, name := range profileOrder {
+		p := Profiles[name]
+		if eff, ok := (&p).effective(); ok {
+			m := compilePolicy(eff, nil)
+			out[i] = &m
+		}
+	}
+	return out
+})
 
 // ResolveProfile returns a copy of the named profile's policy, or nil when
 // the name is unknown or the profile does not restrict anything ("full").

@@ -37,9 +37,9 @@ const (
 
 func init() {
 	reg := func(verb, summary, scope, props string, required []string, run tools.Handler, render tools.Renderer) {
-		req, _ := json.Marshal(required)
-		if required == nil {
-			req = []byte("[]")
+		req := `[]` // names are plain identifiers: no JSON encoder at init
+		if len(required) > 0 {
+			req = `["` + strings.Join(required, `","`) + `"]`
 		}
 		var args []string
 		if verb == "config.schema.lookup" {
