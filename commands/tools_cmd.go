@@ -33,7 +33,7 @@ func (r *runtime) toolsCommand() *cli.Command {
 				Description: "EXAMPLES:\n   openclaw tools list\n   openclaw tools list --json | jq -r '.[].name'",
 				Flags:       outputFlags(),
 				Action: func(c *cli.Context) error {
-					return r.emit(c, r.renderToolList, mustJSON(listTools()))
+					return r.emit(c, r.renderToolList, encodeToolList(listTools()))
 				},
 			},
 			{
