@@ -7,6 +7,7 @@ package exectool
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -194,7 +195,11 @@ func runExec(ctx context.Context, env *tools.Env, p execParams) (any, error) {
 		live.Store(false)
 		return runningResult(s, warn), nil
 	case <-ctx.Done():
-		pr.kill(context.Background(), "abort")
+		why := "abort"
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			why = "deadline" // the caller's own time limit (CLI --timeout, a request deadline)
+		}
+		pr.kill(context.Background(), why)
 	}
 	stopTimer()
 	<-streamed
@@ -304,12 +309,14 @@ func finalResult(s *session, warn string, timeout float64) (any, error) {
 	if st.signal != "" {
 		details["signal"] = st.signal
 	}
-	details["timedOut"] = st.killedBy == "timeout"
+	details["timedOut"] = st.killedBy == "timeout" || st.killedBy == "deadline"
 	code := tools.CodeFailed
 	var reason string
 	switch {
 	case st.killedBy == "timeout":
 		code, reason = tools.CodeTimeout, fmt.Sprintf("Command timed out after %s seconds (process group killed)", trimFloat(timeout))
+	case st.killedBy == "deadline":
+		code, reason = tools.CodeTimeout, "Command timed out: the caller's time limit passed (process group killed)"
 	case st.killedBy == "abort":
 		code, reason = tools.CodeInterrupted, "Command aborted: interrupted (process group killed)"
 	case st.killedBy == "shutdown":

@@ -50,7 +50,7 @@ type proc struct {
 	exited   bool
 	exitCode *int
 	signal   string
-	killedBy string // "timeout", "kill", "abort", "shutdown" when we ended it
+	killedBy string // "timeout", "deadline", "kill", "abort", "shutdown" when we ended it
 	ended    time.Time
 }
 
