@@ -7,13 +7,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/openclaw-go/openclaw/netguard"
 	"github.com/openclaw-go/openclaw/tools"
+	"github.com/openclaw-go/openclaw/tools/fs"
 )
 
 // supported are the image types vision APIs accept.
@@ -55,13 +53,11 @@ func load(ctx context.Context, env *tools.Env, ref string, maxBytes int64) ([]by
 		}
 		data = b
 	default:
-		path, err := localPath(env, ref)
+		b, err := readLocal(env, ref, maxBytes)
 		if err != nil {
 			return nil, "", err
 		}
-		if data, err = readCapped(path, ref, maxBytes); err != nil {
-			return nil, "", err
-		}
+		data = b
 	}
 	if int64(len(data)) > maxBytes {
 		return nil, "", tooLarge(ref, int64(len(data)), maxBytes)
@@ -77,47 +73,20 @@ func load(ctx context.Context, env *tools.Env, ref string, maxBytes int64) ([]by
 	return data, mime, nil
 }
 
-// localPath resolves a path, ~/... or file:// reference; relative paths
-// are taken against the workspace.
-func localPath(env *tools.Env, ref string) (string, error) {
-	lower := strings.ToLower(ref)
-	if strings.HasPrefix(lower, "file://") {
-		u, err := url.Parse(ref)
-		if err != nil || (u.Host != "" && !strings.EqualFold(u.Host, "localhost")) || u.Path == "" {
-			return "", tools.Errorf(tools.CodeInvalidParams, "Invalid file URL: %s. Use file:///absolute/path or a plain path.", ref)
-		}
-		return filepath.FromSlash(u.Path), nil
-	}
-	if strings.Contains(ref, "://") || hasScheme(ref) {
-		return "", tools.Errorf(tools.CodeInvalidParams,
+// readLocal reads a path, ~/... or file:// reference (relative paths are
+// taken against the workspace) as the file tools open theirs, within
+// maxBytes: an oversized file is refused by its size, never read whole.
+func readLocal(env *tools.Env, ref string, maxBytes int64) ([]byte, error) {
+	if !strings.HasPrefix(strings.ToLower(ref), "file://") && (strings.Contains(ref, "://") || hasScheme(ref)) {
+		return nil, tools.Errorf(tools.CodeInvalidParams,
 			"Unsupported image reference: %s. Use a file path, a file:// URL or a data: URL.", ref).
 			WithDetails(map[string]any{"error": "unsupported_image_reference", "image": ref})
 	}
-	p := tools.ExpandHome(strings.TrimPrefix(ref, "@"))
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(env.WorkspaceDir(), p)
-	}
-	return filepath.Clean(p), nil
-}
-
-// readCapped reads at most maxBytes+1 bytes, so an oversized file is
-// refused without being read whole.
-func readCapped(path, ref string, maxBytes int64) ([]byte, error) {
-	f, err := os.Open(path)
+	f, fi, err := fs.OpenLocal(env, ref, "image")
 	if err != nil {
-		if os.IsNotExist(err) {
-			return nil, tools.Errorf(tools.CodeNotFound, "image not found: %s", ref)
-		}
-		return nil, tools.Errorf(tools.CodeFailed, "%s: %v", ref, err)
+		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, tools.Errorf(tools.CodeFailed, "%s: %v", ref, err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, tools.Errorf(tools.CodeInvalidParams, "%s is not a regular file", ref)
-	}
 	if fi.Size() > maxBytes {
 		return nil, tooLarge(ref, fi.Size(), maxBytes)
 	}

@@ -5,13 +5,12 @@ import (
 	"context"
 	"errors"
 	"io"
-	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/openclaw-go/openclaw/netguard"
 	"github.com/openclaw-go/openclaw/tools"
+	"github.com/openclaw-go/openclaw/tools/fs"
 )
 
 // source is one PDF ready to read: a local file (read through ReaderAt)
@@ -59,25 +58,14 @@ func openSource(ctx context.Context, env *tools.Env, ref string, maxBytes int64)
 		}
 		return &source{ref: ref, size: int64(len(b)), r: bytes.NewReader(b)}, nil
 	}
-	path, err := localPath(env, ref)
+	if !strings.HasPrefix(lower, "file://") && (strings.Contains(ref, "://") || strings.HasPrefix(lower, "data:")) {
+		return nil, tools.Errorf(tools.CodeInvalidParams,
+			"Unsupported PDF reference: %s. Use a file path, a file:// URL or an http(s) URL.", ref).
+			WithDetails(map[string]any{"error": "unsupported_pdf_reference", "pdf": ref})
+	}
+	f, fi, err := fs.OpenLocal(env, ref, "PDF")
 	if err != nil {
 		return nil, err
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		if os.IsNotExist(err) {
-			return nil, tools.Errorf(tools.CodeNotFound, "PDF not found: %s", ref)
-		}
-		return nil, tools.Errorf(tools.CodeFailed, "%s: %v", ref, err)
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, tools.Errorf(tools.CodeFailed, "%s: %v", ref, err)
-	}
-	if !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, tools.Errorf(tools.CodeInvalidParams, "%s is not a regular file", ref)
 	}
 	if fi.Size() > maxBytes {
 		f.Close()
@@ -86,27 +74,4 @@ func openSource(ctx context.Context, env *tools.Env, ref string, maxBytes int64)
 			ref, float64(fi.Size())/(1024*1024), float64(maxBytes)/(1024*1024))
 	}
 	return &source{ref: ref, size: fi.Size(), r: f, file: f}, nil
-}
-
-// localPath resolves a PDF reference to a local file: a path (relative to
-// the workspace), ~/..., or file://.
-func localPath(env *tools.Env, ref string) (string, error) {
-	lower := strings.ToLower(ref)
-	switch {
-	case strings.HasPrefix(lower, "file://"):
-		u, err := url.Parse(ref)
-		if err != nil || (u.Host != "" && !strings.EqualFold(u.Host, "localhost")) || u.Path == "" {
-			return "", tools.Errorf(tools.CodeInvalidParams, "Invalid file URL: %s. Use file:///absolute/path or a plain path.", ref)
-		}
-		return filepath.FromSlash(u.Path), nil
-	case strings.Contains(ref, "://") || strings.HasPrefix(lower, "data:"):
-		return "", tools.Errorf(tools.CodeInvalidParams,
-			"Unsupported PDF reference: %s. Use a file path, a file:// URL or an http(s) URL.", ref).
-			WithDetails(map[string]any{"error": "unsupported_pdf_reference", "pdf": ref})
-	}
-	p := tools.ExpandHome(strings.TrimPrefix(ref, "@"))
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(env.WorkspaceDir(), p)
-	}
-	return filepath.Clean(p), nil
 }
