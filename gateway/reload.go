@@ -50,7 +50,11 @@ func (s *Server) Reload() error {
 // reloadFromDisk loads and validates the config file and applies it when
 // its hash changed (or always with force). It reports whether it applied.
 // It holds configMu from load to apply, so a config.set/patch/apply can
-// neither land between them nor be undone by an older load.
+// neither land between them nor be undone by an older load. Without force,
+// a file still in the state the running config was loaded from or written
+// as is not loaded again: the watcher sees the gateway's own config writes
+// (the poll can land between the write and its remember), and re-reading
+// them, $includes and all, would only find the same hash.
 func (s *Server) reloadFromDisk(ctx context.Context, force bool) (bool, error) {
 	path := s.paths.ConfigPath
 	if path == "" {
@@ -58,9 +62,12 @@ func (s *Server) reloadFromDisk(ctx context.Context, force bool) (bool, error) {
 	}
 	s.configMu.Lock()
 	defer s.configMu.Unlock()
+	if !force && s.watch.inForce(path) {
+		return false, nil
+	}
 	cfg, err := config.LoadContext(ctx, path, s.opts.Getenv)
 	if hook := s.watch.afterLoad.Load(); hook != nil {
-		(*hook)()
+		(*hook)(cfg)
 	}
 	if err != nil {
 		err = loadCause(err)
@@ -156,23 +163,45 @@ func weakMode(cfg *config.Config, o *Options) string {
 
 // configWatch tracks the config file's mtime and size between polls.
 type configWatch struct {
-	mu      sync.Mutex
-	mod     time.Time
-	size    int64
-	exists  bool
+	mu sync.Mutex
+	// seen is the file state the last poll (or load) saw: the debounce.
+	seen fileStat
+	// loaded is the state of the bytes the running config came from (a
+	// load or the gateway's own write): a file still in it needs no reload.
+	loaded  fileStat
 	hash    string
 	pending bool
-	// afterLoad runs between a reload's load and its apply (tests widen
-	// the race window with it).
-	afterLoad atomic.Pointer[func()]
+	// afterLoad runs between a reload's load and its apply with what was
+	// loaded (nil when the load failed); tests widen the race window with it.
+	afterLoad atomic.Pointer[func(*config.Config)]
+}
+
+// fileStat is what the watcher compares: existence, mtime and size.
+type fileStat struct {
+	exists bool
+	mod    time.Time
+	size   int64
+}
+
+func statFile(path string) fileStat {
+	st, err := os.Stat(path)
+	if err != nil {
+		return fileStat{}
+	}
+	return fileStat{exists: true, mod: st.ModTime(), size: st.Size()}
+}
+
+func (a fileStat) equal(b fileStat) bool {
+	return a.exists == b.exists && a.mod.Equal(b.mod) && a.size == b.size
 }
 
 func (w *configWatch) init(cfg *config.Config) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.hash = cfg.Hash
-	if st, err := os.Stat(cfg.Path); cfg.Path != "" && err == nil {
-		w.mod, w.size, w.exists = st.ModTime(), st.Size(), true
+	if cfg.Path != "" {
+		w.seen = statFile(cfg.Path)
+		w.loaded = w.seen
 	}
 }
 
@@ -183,23 +212,27 @@ func (w *configWatch) remember(cfg *config.Config) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.hash = cfg.Hash
-	w.mod, w.size, w.exists = cfg.ModTime, cfg.Size, cfg.Exists
+	w.seen = fileStat{exists: cfg.Exists, mod: cfg.ModTime, size: cfg.Size}
+	w.loaded = w.seen
+}
+
+// inForce reports whether the file at path is still in the state the
+// running config was loaded from or written as.
+func (w *configWatch) inForce(path string) bool {
+	now := statFile(path)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return now.equal(w.loaded)
 }
 
 // poll reports whether a change seen earlier has now settled (debounce:
 // one quiet poll after the file's mtime, size or existence changed).
 func (w *configWatch) poll(path string) (settled bool) {
-	st, err := os.Stat(path)
-	exists := err == nil
-	var mod time.Time
-	var size int64
-	if exists {
-		mod, size = st.ModTime(), st.Size()
-	}
+	now := statFile(path)
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if exists != w.exists || !mod.Equal(w.mod) || size != w.size {
-		w.mod, w.size, w.exists = mod, size, exists
+	if !now.equal(w.seen) {
+		w.seen = now
 		w.pending = true
 		return false
 	}

@@ -103,7 +103,15 @@ func TestReloadRaceWithPatchConverges(t *testing.T) {
 		var once sync.Once
 		var wg sync.WaitGroup
 		wg.Add(1)
-		hook := func() {
+		ext := external[round%2]
+		hook := func(loaded *config.Config) {
+			// Only the reload of this round's external edit: a reload that
+			// loaded something older (still in flight from the previous
+			// round) would let the edit land between the patch's config.get
+			// and its config.patch, and the compare-and-set rightly fails.
+			if loaded == nil || loaded.String("tools.profile", "") != ext {
+				return
+			}
 			once.Do(func() {
 				// Patch inside the reload's window. If the reload holds the
 				// config lock (as it must), the patch waits for it instead.
@@ -117,7 +125,7 @@ func TestReloadRaceWithPatchConverges(t *testing.T) {
 			})
 		}
 		ts.s.watch.afterLoad.Store(&hook)
-		replaceFile(t, cfgPath, doc(external[round%2]))
+		replaceFile(t, cfgPath, doc(ext))
 		wg.Wait()
 		raw, err := os.ReadFile(cfgPath)
 		if err != nil {
@@ -270,7 +278,7 @@ func TestReloadEditDuringLoadIsNotLost(t *testing.T) {
 	writeFile(t, cfgPath, doc("full"))
 	ts := startServer(t, Options{Paths: config.Paths{StateDir: dir, ConfigPath: cfgPath}, ConfigPollInterval: 2 * time.Millisecond})
 	var once sync.Once
-	hook := func() { once.Do(func() { replaceFile(t, cfgPath, doc("minimal")) }) }
+	hook := func(*config.Config) { once.Do(func() { replaceFile(t, cfgPath, doc("minimal")) }) }
 	ts.s.watch.afterLoad.Store(&hook)
 	replaceFile(t, cfgPath, doc("coding"))
 	want := config.HashRaw([]byte(doc("minimal")))
@@ -336,5 +344,44 @@ func TestConfigFIFODoesNotHang(t *testing.T) {
 	waitFor(t, 5*time.Second, func() bool { return strings.Contains(gatewayLog(dir), "not a regular file") })
 	if ts.s.Config().String("tools.profile", "") != "coding" {
 		t.Errorf("the last good config was replaced")
+	}
+}
+
+// The watcher does not reload the gateway's own config writes: a poll
+// that lands between a config.patch's write and its apply used to settle
+// into a full reload of the file just written (same hash, $includes read
+// again), which also raced with the next external edit.
+func TestOwnConfigWritesAreNotReloaded(t *testing.T) {
+	dir := t.TempDir()
+	cfgPath := filepath.Join(dir, "openclaw.json")
+	writeFile(t, filepath.Join(dir, "big.json5"), `{bigNote: "`+strings.Repeat("x", 512<<10)+`"}`)
+	writeFile(t, cfgPath, `{"$include": "big.json5", tools: {profile: "full"}}`)
+	ts := startServer(t, Options{Paths: config.Paths{StateDir: dir, ConfigPath: cfgPath}, ConfigPollInterval: time.Millisecond})
+	var mu sync.Mutex
+	var loads []string
+	hook := func(cfg *config.Config) {
+		mu.Lock()
+		defer mu.Unlock()
+		loads = append(loads, cfg.String("tools.profile", "?"))
+	}
+	ts.s.watch.afterLoad.Store(&hook)
+	c := dialConnected(t, ts.url)
+	for i, profile := range []string{"coding", "messaging", "coding", "messaging", "coding", "messaging", "coding", "messaging"} {
+		hash := decode[map[string]any](t, c.call("config.get", nil).Payload)["hash"]
+		if f := c.call("config.patch", map[string]any{"raw": `{tools: {profile: "` + profile + `"}}`, "baseHash": hash}); !f.OK {
+			t.Fatalf("patch %d: %+v", i, f.Error)
+		}
+	}
+	// An external edit: once it is in force, every reload the patches
+	// could have caused has happened (one watcher goroutine, in order).
+	replaceFile(t, cfgPath, `{"$include": "big.json5", tools: {profile: "minimal"}}`)
+	waitFor(t, 10*time.Second, func() bool { return ts.s.Config().String("tools.profile", "") == "minimal" })
+	mu.Lock()
+	defer mu.Unlock()
+	for _, p := range loads {
+		if p != "minimal" {
+			t.Errorf("the watcher reloaded the gateway's own write (loads: %v)", loads)
+			break
+		}
 	}
 }
