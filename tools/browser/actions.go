@@ -49,6 +49,9 @@ type params struct {
 	Paths          []string `json:"paths"`
 	InputRef       string   `json:"inputRef"`
 	Element        string   `json:"element"`
+	Label          string   `json:"label"`
+	Action         string   `json:"action"`
+	Index          *int     `json:"index"`
 }
 
 // profile is the named browser profile (profile or its CLI-friendly
@@ -63,6 +66,7 @@ const (
 	propTimeout   = `"timeoutMs":{"type":"integer","minimum":1,"description":"Budget in ms"}`
 	propRef       = `"ref":{"type":"string","description":"Element ref from a snapshot (e12)"}`
 	propURL       = `"targetUrl":{"type":"string","description":"URL to load"},"url":{"type":"string","description":"Alias of targetUrl"}`
+	propLabel     = `"label":{"type":"string","description":"Tab label: letters, digits, _ . : - (at most 64); usable wherever a targetId is"}`
 	propDouble    = `"double":{"type":"boolean","description":"Alias of doubleClick (the original CLI's --double)"}`
 	propModifiers = `"modifiers":{"type":"array","items":{"type":"string"},"description":"Keys held during the click: Alt, Control, ControlOrMeta (Control here), Meta, Shift; comma-separated or repeated"}`
 	propFn        = `"fn":{"type":"string","description":"JavaScript: a function, an expression, or a body with return"}`
@@ -212,13 +216,21 @@ func init() {
 			}
 			return tools.JSONResult(map[string]any{"running": true, "tabs": ts})
 		})})
-	reg(&tools.Action{Verb: "open", Summary: "Open a URL in a new tab (it becomes the current tab)", Args: []string{"targetUrl"},
-		Examples: []string{"openclaw browser open https://example.com"},
-		Schema:   schema(propURL, propTimeout),
+	reg(&tools.Action{Verb: "open", Summary: "Open a URL in a new tab (it becomes the current tab); --label names it", Args: []string{"targetUrl"},
+		Examples: []string{"openclaw browser open https://example.com", "openclaw browser open https://mail.example.com --label mail"},
+		Schema:   schema(propURL, propLabel, propTimeout),
 		Run: withSession(func(ctx context.Context, env *tools.Env, s *session, p params) (any, error) {
 			u := firstNonEmpty(p.TargetURL, p.URL)
 			if u == "" {
 				return nil, tools.Errorf(tools.CodeInvalidParams, "open needs a URL")
+			}
+			label := ""
+			if p.Label != "" {
+				l, err := validLabel(p.Label)
+				if err != nil {
+					return nil, err
+				}
+				label = l
 			}
 			if err := checkURL(ctx, s.p.conf.SSRF, u); err != nil {
 				return nil, err
@@ -232,13 +244,24 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			info, _ := pg.Info()
-			t := tab{TargetID: string(pg.TargetID), URL: url, Type: "page", Current: true}
-			if info != nil {
-				t.Title = info.Title
+			ts, err := s.labelTabs(pg.TargetID, label)
+			if err != nil {
+				return nil, err
 			}
+			t, _ := tabOf(ts, pg.TargetID)
+			t.TargetID, t.URL, t.Type, t.Current = string(pg.TargetID), url, "page", true
 			return tools.JSONResult(t)
 		})})
+	reg(&tools.Action{Verb: "tab", Summary: "Tabs by position and label: tab [list], tab new [--label L], tab label <tab> <label>, tab select <n>, tab close [n]",
+		Description: "Positions count from 1 in `openclaw browser tabs` order (index counts from 0). A label (letters, digits, _ . : -; " +
+			"at most 64) names the tab wherever a targetId is taken: labels first, then handles (t1), then raw ids or a unique prefix. " +
+			"A label given to a second tab moves to it.",
+		Args: []string{"action", "targetId", "label"},
+		Examples: []string{"openclaw browser tab label t2 mail", "openclaw browser snapshot --target-id mail",
+			"openclaw browser tab new --label scratch", "openclaw browser tab select 2"},
+		Schema: schema(`"action":{"type":"string","enum":["list","new","label","select","close"],"description":"Default list"}`, propLabel,
+			`"index":{"type":"integer","minimum":0,"description":"Tab position from 0 (select, close); on the CLI the position from 1 goes where targetId is"}`),
+		Run: withSession(tabAction)})
 	reg(&tools.Action{Verb: "navigate", Summary: "Load a URL in the current (or given) tab", Args: []string{"targetUrl"},
 		Schema: schema(propURL, propTimeout),
 		Run: withSession(func(ctx context.Context, env *tools.Env, s *session, p params) (any, error) {

@@ -1,6 +1,7 @@
 package browser_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -51,5 +52,81 @@ func TestClickModifiers(t *testing.T) {
 	}
 	if got := r.clickLog(); got != "" {
 		t.Errorf("a refused click reached the page: %q", got)
+	}
+}
+
+// TestTabLabels: open --label and tab label name tabs; the label, the
+// handle (t1) and a raw id prefix all work as --target-id; tabs lists
+// them; a label given to another tab moves; bad labels exit 2.
+func TestTabLabels(t *testing.T) {
+	r := newRig(t, nil)
+	form := r.ok("browser", "open", r.base+"/form.html", "--label", "mail").Get("details")
+	if form.Get("label").String() != "mail" || form.Get("suggestedTargetId").String() != "mail" || !strings.HasPrefix(form.Get("tabId").String(), "t") {
+		t.Fatalf("open --label mail: %s", form.Raw)
+	}
+	formID := form.Get("targetId").String()
+	clicks := r.ok("browser", "open", r.base+"/clicks.html").Get("details")
+	clicksID, clicksHandle := clicks.Get("targetId").String(), clicks.Get("tabId").String()
+	if clicksHandle == "" || clicksHandle == form.Get("tabId").String() || clicks.Get("label").Exists() {
+		t.Fatalf("second open: %s", clicks.Raw)
+	}
+
+	// The current tab is clicks.html; --target-id mail reaches form.html.
+	if snap := r.snapshot("--target-id", "mail"); !strings.Contains(snap, "Press me") {
+		t.Errorf("snapshot --target-id mail:\n%s", snap)
+	}
+	if got := r.ok("browser", "evaluate", "--fn", "() => document.title", "--target-id", clicksHandle).Get("details.result").String(); got != "Clicks" {
+		t.Errorf("evaluate --target-id %s: %q", clicksHandle, got)
+	}
+	if got := r.ok("browser", "evaluate", "--fn", "() => document.title", "--target-id", strings.ToLower(formID[:10])).Get("details.result").String(); got != "Form demo" {
+		t.Errorf("evaluate --target-id <lower-case raw prefix>: %q", got)
+	}
+
+	tabs := r.ok("browser", "tabs").Get("details.tabs")
+	if got := tabs.Get(`#(targetId=="` + formID + `").label`).String(); got != "mail" {
+		t.Errorf("tabs: form tab label %q: %s", got, tabs.Raw)
+	}
+
+	// tab label <handle> <label>, then the label moves to the other tab.
+	lab := r.ok("browser", "tab", "label", clicksHandle, "work").Get("details")
+	if lab.Get("tab.targetId").String() != clicksID || lab.Get("tab.label").String() != "work" || lab.Get("tab.suggestedTargetId").String() != "work" {
+		t.Errorf("tab label %s work: %s", clicksHandle, lab.Raw)
+	}
+	r.ok("browser", "focus", "mail")
+	if got := r.snapshot(); !strings.Contains(got, "Press me") {
+		t.Errorf("after focus mail the current tab is not the form:\n%s", got)
+	}
+	r.ok("browser", "tab", "label", "work", "mail")
+	tabs = r.ok("browser", "tabs").Get("details.tabs")
+	if tabs.Get(`#(targetId=="`+clicksID+`").label`).String() != "mail" || tabs.Get(`#(targetId=="`+formID+`").label`).Exists() {
+		t.Errorf("after moving the label mail: %s", tabs.Raw)
+	}
+	if got := r.ok("browser", "evaluate", "--fn", "() => document.title", "--target-id", "mail").Get("details.result").String(); got != "Clicks" {
+		t.Errorf("mail after the move names %q", got)
+	}
+
+	for _, bad := range [][]string{{"open", r.base + "/form.html", "--label", "two words"}, {"tab", "label", "mail", "x/y"}} {
+		if out, errs, code := r.run(append([]string{"browser"}, bad...)...); code != 2 || !strings.Contains(out, "tab label must be 1-64 chars") {
+			t.Errorf("browser %v: exit %d %s%s", bad, code, out, errs)
+		}
+	}
+	if out, errs, code := r.run("browser", "tab", "label", "nosuchtab", "z"); code != 1 || !strings.Contains(out, `tab \"nosuchtab\" not found`) {
+		t.Errorf("tab label nosuchtab z: exit %d %s%s", code, out, errs)
+	}
+
+	// tab select N counts from 1 in tabs order; tab close N closes that tab.
+	order := r.ok("browser", "tabs").Get("details.tabs.#.targetId").Array()
+	pos := 0
+	for i, id := range order {
+		if id.String() == formID {
+			pos = i + 1
+		}
+	}
+	if sel := r.ok("browser", "tab", "select", fmt.Sprint(pos)).Get("details.targetId").String(); sel != formID {
+		t.Errorf("tab select %d: %s, want %s", pos, sel, formID)
+	}
+	r.ok("browser", "tab", "close", fmt.Sprint(pos))
+	if strings.Contains(r.ok("browser", "tabs").Get("details.tabs.#.targetId").Raw, formID) {
+		t.Errorf("tab close %d left the form tab open", pos)
 	}
 }

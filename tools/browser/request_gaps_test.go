@@ -51,3 +51,39 @@ func TestRequestClickModifiers(t *testing.T) {
 		t.Errorf("a refused click reached the page: %q", got)
 	}
 }
+
+// TestRequestTabLabels: the original CLI's `browser open <url> --label`
+// (POST /tabs/open {url,label}) and `browser tab label <id> <label>` (POST
+// /tabs/action {action:label}); GET /tabs shows them and a label works as
+// a route's targetId.
+func TestRequestTabLabels(t *testing.T) {
+	s := newServeRig(t)
+	s.ok("POST", "/start", nil, nil)
+	form := s.ok("POST", "/tabs/open", nil, map[string]any{"url": s.base + "/form.html", "label": "mail"})
+	if form.Get("label").String() != "mail" || form.Get("suggestedTargetId").String() != "mail" || form.Get("tabId").String() == "" {
+		t.Fatalf("POST /tabs/open with a label: %s", form.Raw)
+	}
+	clicks := s.ok("POST", "/tabs/open", nil, map[string]any{"url": s.base + "/clicks.html"})
+	tabs := s.ok("GET", "/tabs", nil, nil)
+	if got := tabs.Get(`tabs.#(targetId=="` + form.Get("targetId").String() + `").label`).String(); got != "mail" {
+		t.Errorf("GET /tabs: %s", tabs.Raw)
+	}
+	if snap := s.ok("GET", "/snapshot", map[string]any{"targetId": "mail"}, nil); snap.Get("targetId").String() != form.Get("targetId").String() {
+		t.Errorf("GET /snapshot?targetId=mail: %s", snap.Raw)
+	}
+	lab := s.ok("POST", "/tabs/action", nil, map[string]any{"action": "label", "targetId": clicks.Get("tabId").String(), "label": "work"})
+	if !lab.Get("ok").Bool() || lab.Get("tab.label").String() != "work" || lab.Get("tab.targetId").String() != clicks.Get("targetId").String() {
+		t.Errorf("POST /tabs/action label: %s", lab.Raw)
+	}
+	if f := s.ok("POST", "/tabs/focus", nil, map[string]any{"targetId": "work"}); f.Get("targetId").String() != clicks.Get("targetId").String() {
+		t.Errorf("POST /tabs/focus {targetId: work}: %s", f.Raw)
+	}
+	nt := s.ok("POST", "/tabs/action", nil, map[string]any{"action": "new", "label": "scratch"})
+	if nt.Get("tab.label").String() != "scratch" {
+		t.Errorf("POST /tabs/action new with a label: %s", nt.Raw)
+	}
+	s.fails("POST", "/tabs/action", nil, map[string]any{"action": "label", "targetId": "work"}, "INVALID_REQUEST", 400, "label is required")
+	s.fails("POST", "/tabs/action", nil, map[string]any{"action": "label", "targetId": "work", "label": "a b"}, "INVALID_REQUEST", 400, "tab label must be 1-64 chars")
+	s.fails("POST", "/tabs/open", nil, map[string]any{"url": s.base + "/form.html", "label": "a/b"}, "INVALID_REQUEST", 400, "tab label must be 1-64 chars")
+	s.fails("GET", "/snapshot", map[string]any{"targetId": "nosuch"}, nil, "INVALID_REQUEST", 404, `tab "nosuch" not found`)
+}

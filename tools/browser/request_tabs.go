@@ -36,9 +36,9 @@ func profileOnly(args map[string]any) map[string]any {
 	return out
 }
 
-// tabsActionRoute is POST /tabs/action {action: list|new|select|close,
-// index?}, the original CLI's `browser tab ...` (1-based on the command
-// line, 0-based here). Labels are not kept here: `label` is refused.
+// tabsActionRoute is POST /tabs/action {action: list|new|label|select|
+// close, index?, targetId?, label?}, the original CLI's `browser tab ...`
+// (1-based on the command line, 0-based here).
 func tabsActionRoute(ctx context.Context, c *routeCall) (any, error) {
 	action, _ := c.body["action"].(string)
 	rawIndex, hasIndex := c.body["index"]
@@ -68,6 +68,13 @@ func tabsActionRoute(ctx context.Context, c *routeCall) (any, error) {
 			return nil, err
 		}
 		return map[string]any{"ok": true, "tab": tab}, nil
+	case "label":
+		args, err := c.args("tab", nil)
+		if err != nil {
+			return nil, err
+		}
+		args["action"] = "label"
+		return c.invoke(ctx, "tab", args)
 	case "select", "close":
 		if action == "select" && (!hasIndex || rawIndex == nil) {
 			return nil, routeError(400, "index is required")

@@ -216,7 +216,7 @@ func TestBrowserRequest(t *testing.T) {
 	s.fails("GET", "/doctor", nil, nil, "INVALID_REQUEST", 404, "Not Found")
 	s.fails("PUT", "/", nil, nil, "INVALID_REQUEST", 400, "method must be GET, POST, or DELETE")
 	s.fails("POST", "/act", nil, map[string]any{"kind": "batch", "actions": []any{}}, "INVALID_REQUEST", 400, `act kind "batch" is not supported`)
-	s.fails("POST", "/tabs/open", nil, map[string]any{"url": s.base + "/form.html", "label": "x"}, "INVALID_REQUEST", 400, `"label" is not supported`)
+	s.fails("POST", "/tabs/open", nil, map[string]any{"url": s.base + "/form.html", "frobnicate": "x"}, "INVALID_REQUEST", 400, `"frobnicate" is not supported`)
 	s.fails("POST", "/act", nil, map[string]any{"kind": "click", "ref": "e9999"}, "INVALID_REQUEST", 404, "Run a new snapshot")
 	s.fails("GET", "/snapshot", map[string]any{"limit": "many"}, nil, "INVALID_REQUEST", 400, `invalid limit: "many"`)
 

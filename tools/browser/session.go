@@ -28,6 +28,7 @@ type session struct {
 	ws      string
 	rec     *recClient
 	release func()
+	ctx     context.Context // the call's: ends when the call does
 }
 
 // open attaches to the profile's running browser; it does not launch one
@@ -56,7 +57,7 @@ func openSession(ctx context.Context, env *tools.Env, name string) (*session, er
 		cancel()
 		return nil, notRunning(p)
 	}
-	return &session{p: p, b: b, ws: ws, release: cancel}, nil
+	return &session{p: p, b: b, ws: ws, release: cancel, ctx: cctx}, nil
 }
 
 func notRunning(p *profile) error {
@@ -85,7 +86,8 @@ func (s *session) setCurrent(id proto.TargetTargetID) {
 	_ = writeFileAtomic(s.currentTabFile(), []byte(id))
 }
 
-// page resolves targetId (a raw id or a unique prefix), else the current
+// page resolves targetId (a label, a tab handle t1, a raw id or a unique
+// prefix of one: resolveTab), else the current
 // tab, else the first page; with no page at all it opens about:blank. A
 // tab held by an open JS dialog is refused at once: attaching to it would
 // wait for the dialog (Page.enable blocks), so the caller is told to
@@ -113,16 +115,8 @@ func (s *session) target(targetID string) (proto.TargetTargetID, error) {
 	}
 	var pick *proto.TargetTargetInfo
 	if targetID != "" {
-		for _, t := range ts {
-			if strings.HasPrefix(string(t.TargetID), targetID) {
-				if pick != nil {
-					return "", tools.Errorf(tools.CodeInvalidParams, "tab %q is ambiguous: use more of the id (see `openclaw browser tabs`)", targetID)
-				}
-				pick = t
-			}
-		}
-		if pick == nil {
-			return "", tools.Errorf(tools.CodeNotFound, "tab %q not found: list tabs with `openclaw browser tabs`", targetID)
+		if pick, err = resolveTab(ts, s.readAliases(), targetID); err != nil {
+			return "", err
 		}
 	} else {
 		cur, _ := os.ReadFile(s.currentTabFile())
@@ -160,27 +154,53 @@ func (s *session) openDialog(id proto.TargetTargetID) map[string]any {
 	return v.Dialog
 }
 
-// tab is a tab as the tabs action lists it.
+// tab is a tab as the tabs action lists it: suggestedTargetId is the
+// name to use for it (its label, else its handle), as the original's.
 type tab struct {
-	TargetID string `json:"targetId"`
-	Title    string `json:"title"`
-	URL      string `json:"url"`
-	Type     string `json:"type"`
-	Current  bool   `json:"current,omitempty"`
+	SuggestedTargetID string `json:"suggestedTargetId,omitempty"`
+	TabID             string `json:"tabId,omitempty"`
+	Label             string `json:"label,omitempty"`
+	TargetID          string `json:"targetId"`
+	Title             string `json:"title"`
+	URL               string `json:"url"`
+	Type              string `json:"type"`
+	Current           bool   `json:"current,omitempty"`
 }
 
-func (s *session) tabs() ([]tab, error) {
+// tabs lists the page tabs with their handles and labels; with label set,
+// target is labelled first (see syncAliases).
+func (s *session) tabs() ([]tab, error) { return s.labelTabs("", "") }
+
+func (s *session) labelTabs(target proto.TargetTargetID, label string) ([]tab, error) {
 	ts, err := s.pages()
+	if err != nil {
+		return nil, err
+	}
+	al, err := s.syncAliases(s.ctx, ts, target, label)
 	if err != nil {
 		return nil, err
 	}
 	cur, _ := os.ReadFile(s.currentTabFile())
 	out := []tab{}
 	for _, t := range ts {
-		out = append(out, tab{TargetID: string(t.TargetID), Title: t.Title, URL: t.URL, Type: string(t.Type),
-			Current: string(t.TargetID) == strings.TrimSpace(string(cur))})
+		x := tab{TargetID: string(t.TargetID), Title: t.Title, URL: t.URL, Type: string(t.Type),
+			Current: string(t.TargetID) == strings.TrimSpace(string(cur))}
+		if a := al.Tabs[string(t.TargetID)]; a != nil {
+			x.TabID, x.Label, x.SuggestedTargetID = a.TabID, a.Label, firstNonEmpty(a.Label, a.TabID)
+		}
+		out = append(out, x)
 	}
 	return out, nil
+}
+
+// tabOf finds one tab of a listing.
+func tabOf(ts []tab, id proto.TargetTargetID) (tab, bool) {
+	for _, t := range ts {
+		if t.TargetID == string(id) {
+			return t, true
+		}
+	}
+	return tab{}, false
 }
 
 // timeout clamps a per-call budget in ms to [lo, hi] with a default.
