@@ -49,9 +49,10 @@ type params struct {
 	Paths          []string `json:"paths"`
 	InputRef       string   `json:"inputRef"`
 	Element        string   `json:"element"`
-	Label          string   `json:"label"`
-	Action         string   `json:"action"`
-	Index          *int     `json:"index"`
+	cookieParams
+	Label  string `json:"label"`
+	Action string `json:"action"`
+	Index  *int   `json:"index"`
 }
 
 // profile is the named browser profile (profile or its CLI-friendly
@@ -318,6 +319,7 @@ func init() {
 			return tools.JSONResult(map[string]any{"ok": true, "targetId": string(pg.TargetID)})
 		})})
 	reg(snapshotDef())
+	registerState()
 	reg(&tools.Action{Verb: "screenshot", Summary: "Capture the tab (or an element) as an image, stored as media", Media: true,
 		Schema: schema(`"fullPage":{"type":"boolean"}`, propRef, `"type":{"type":"string","enum":["png","jpeg"]}`, propTimeout),
 		Render: renderText,

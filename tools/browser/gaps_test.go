@@ -130,3 +130,60 @@ func TestTabLabels(t *testing.T) {
 		t.Errorf("tab close %d left the form tab open", pos)
 	}
 }
+
+// TestCookiesStorage: cookies get|set|clear and storage local|session
+// get|set|clear act on the browser, read back through the page itself; a
+// refused cookie never echoes its value.
+func TestCookiesStorage(t *testing.T) {
+	r := newRig(t, nil)
+	r.ok("browser", "open", r.base+"/form.html")
+	if got := r.ok("browser", "cookies").Get("details.cookies"); !got.IsArray() || len(got.Array()) != 0 {
+		t.Errorf("cookies of a fresh profile: %s", got.Raw)
+	}
+	r.ok("browser", "cookies", "set", "sid", "s3cret-v4lue", r.base+"/")
+	if got := r.eval(`() => document.cookie`); got != "sid=s3cret-v4lue" {
+		t.Errorf("document.cookie after cookies set: %q", got)
+	}
+	r.eval(`() => { document.cookie = "fromPage=yes; path=/"; return 1 }`)
+	cookies := r.ok("browser", "cookies").Get("details.cookies")
+	sid := cookies.Get(`#(name=="sid")`)
+	if sid.Get("value").String() != "s3cret-v4lue" || sid.Get("domain").String() != "127.0.0.1" || sid.Get("path").String() != "/" ||
+		sid.Get("sameSite").String() == "" || !sid.Get("expires").Exists() || cookies.Get(`#(name=="fromPage").value`).String() != "yes" {
+		t.Errorf("cookies: %s", cookies.Raw)
+	}
+	r.ok("browser", "cookies", "set", "theme", "dark", "--domain", "127.0.0.1", "--path", "/", "--same-site", "Strict")
+	if got := r.ok("browser", "cookies").Get(`details.cookies.#(name=="theme").sameSite`).String(); got != "Strict" {
+		t.Errorf("cookie set with --domain --path --same-site Strict: sameSite %q", got)
+	}
+	out, errs, code := r.run("browser", "cookies", "set", "sid", "0ther-s3cret")
+	if code != 2 || !strings.Contains(out, "cookie requires url, or domain+path") || strings.Contains(out+errs, "0ther-s3cret") {
+		t.Errorf("cookies set without a url: exit %d %s%s", code, out, errs)
+	}
+	r.ok("browser", "cookies", "clear")
+	if got := r.eval(`() => document.cookie`); got != "" {
+		t.Errorf("document.cookie after cookies clear: %q", got)
+	}
+
+	r.ok("browser", "storage", "local", "set", "k1", "v1")
+	r.ok("browser", "storage", "local", "set", "k2", "v 2")
+	r.ok("browser", "storage", "session", "set", "s1", "only-session")
+	if got := r.eval(`() => localStorage.getItem("k2") + "|" + sessionStorage.getItem("s1") + "|" + sessionStorage.length`); got != "v 2|only-session|1" {
+		t.Errorf("page storage after storage set: %q", got)
+	}
+	if got := r.ok("browser", "storage", "local").Get("details.values").Raw; got != `{"k1":"v1","k2":"v 2"}` {
+		t.Errorf("storage local: %s", got)
+	}
+	if got := r.ok("browser", "storage", "local", "get", "k2").Get("details.values").Raw; got != `{"k2":"v 2"}` {
+		t.Errorf("storage local get k2: %s", got)
+	}
+	if got := r.ok("browser", "storage", "session", "get").Get("details.values").Raw; got != `{"s1":"only-session"}` {
+		t.Errorf("storage session get: %s", got)
+	}
+	r.ok("browser", "storage", "local", "clear")
+	if got := r.eval(`() => localStorage.length + "|" + sessionStorage.length`); got != "0|1" {
+		t.Errorf("after storage local clear: %q", got)
+	}
+	if out, errs, code := r.run("browser", "storage", "cloud", "get"); code != 2 {
+		t.Errorf("storage cloud get: exit %d %s%s", code, out, errs)
+	}
+}

@@ -87,3 +87,53 @@ func TestRequestTabLabels(t *testing.T) {
 	s.fails("POST", "/tabs/open", nil, map[string]any{"url": s.base + "/form.html", "label": "a/b"}, "INVALID_REQUEST", 400, "tab label must be 1-64 chars")
 	s.fails("GET", "/snapshot", map[string]any{"targetId": "nosuch"}, nil, "INVALID_REQUEST", 404, `tab "nosuch" not found`)
 }
+
+// TestRequestCookiesStorage: the original CLI's `browser cookies [set|
+// clear]` and `browser storage local|session get|set|clear` routes, with
+// its bodies and answer shapes ({ok, targetId, cookies|values}).
+func TestRequestCookiesStorage(t *testing.T) {
+	s := newServeRig(t)
+	id := s.startTab("form.html")
+
+	// `cookies set sid s3cret --url <base>`: {targetId (undefined), cookie:{name, value, url}}.
+	set := s.ok("POST", "/cookies/set", nil, map[string]any{"cookie": map[string]any{"name": "sid", "value": "s3cret", "url": s.base + "/"}})
+	if !set.Get("ok").Bool() || set.Get("targetId").String() != id {
+		t.Errorf("POST /cookies/set: %s", set.Raw)
+	}
+	if got := s.evalText(`() => document.cookie`); got != "sid=s3cret" {
+		t.Errorf("document.cookie after POST /cookies/set: %q", got)
+	}
+	got := s.ok("GET", "/cookies", map[string]any{}, nil)
+	if !got.Get("ok").Bool() || got.Get("targetId").String() != id || got.Get(`cookies.#(name=="sid").value`).String() != "s3cret" {
+		t.Errorf("GET /cookies: %s", got.Raw)
+	}
+	if clr := s.ok("POST", "/cookies/clear", nil, map[string]any{}); !clr.Get("ok").Bool() || clr.Get("targetId").String() != id {
+		t.Errorf("POST /cookies/clear: %s", clr.Raw)
+	}
+	if got := s.ok("GET", "/cookies", nil, nil).Get("cookies.#").Int(); got != 0 {
+		t.Errorf("cookies after clear: %d", got)
+	}
+	s.fails("POST", "/cookies/set", nil, map[string]any{"targetId": id}, "INVALID_REQUEST", 400, "cookie is required")
+	s.fails("POST", "/cookies/set", nil, map[string]any{"cookie": map[string]any{"name": "x", "value": "y"}}, "INVALID_REQUEST", 400, "cookie requires url, or domain+path")
+
+	// `storage local set k v`, `storage local get [key]`, `storage local clear`.
+	if res := s.ok("POST", "/storage/local/set", nil, map[string]any{"key": "k", "value": "v"}); !res.Get("ok").Bool() || res.Get("targetId").String() != id {
+		t.Errorf("POST /storage/local/set: %s", res.Raw)
+	}
+	s.ok("POST", "/storage/session/set", nil, map[string]any{"key": "s", "value": "w", "targetId": id})
+	if got := s.evalText(`() => localStorage.getItem("k") + sessionStorage.getItem("s")`); got != "vw" {
+		t.Errorf("page storage after set: %q", got)
+	}
+	if res := s.ok("GET", "/storage/local", map[string]any{"targetId": id}, nil); res.Get("values").Raw != `{"k":"v"}` || res.Get("targetId").String() != id {
+		t.Errorf("GET /storage/local: %s", res.Raw)
+	}
+	if res := s.ok("GET", "/storage/session", map[string]any{"key": "s"}, nil); res.Get("values").Raw != `{"s":"w"}` {
+		t.Errorf("GET /storage/session?key=s: %s", res.Raw)
+	}
+	s.ok("POST", "/storage/local/clear", nil, map[string]any{})
+	if got := s.evalText(`() => localStorage.length + "|" + sessionStorage.length`); got != "0|1" {
+		t.Errorf("after POST /storage/local/clear: %q", got)
+	}
+	s.fails("GET", "/storage/cloud", nil, nil, "INVALID_REQUEST", 400, "kind must be local|session")
+	s.fails("POST", "/storage/local/set", nil, map[string]any{"value": "v"}, "INVALID_REQUEST", 400, "key is required")
+}

@@ -45,6 +45,12 @@ var routes = sync.OnceValue(func() []*route {
 		{method: "GET", pattern: "/requests", verb: "requests"},
 		{method: "POST", pattern: "/hooks/dialog", verb: "dialog"},
 		{method: "POST", pattern: "/hooks/file-chooser", verb: "upload"},
+		{method: "GET", pattern: "/cookies", run: stateRoute("cookies", "get")},
+		{method: "POST", pattern: "/cookies/set", run: cookiesSetRoute},
+		{method: "POST", pattern: "/cookies/clear", run: stateRoute("cookies", "clear")},
+		{method: "GET", pattern: "/storage/:kind", run: stateRoute("storage", "get")},
+		{method: "POST", pattern: "/storage/:kind/set", run: stateRoute("storage", "set")},
+		{method: "POST", pattern: "/storage/:kind/clear", run: stateRoute("storage", "clear")},
 	}
 }) // built on first use, not in every process's init
 
