@@ -44,7 +44,7 @@ func TestConcurrentSyncsShareOneIndex(t *testing.T) {
 				errs[g] = err
 				return
 			}
-			_, errs[g] = ix.Search(ctx, "shared", 6, 0)
+			_, errs[g] = ix.Search(ctx, "shared", 6, 0, rerank{})
 		}()
 	}
 	wg.Wait()
@@ -62,7 +62,7 @@ func TestConcurrentSyncsShareOneIndex(t *testing.T) {
 	if err := ix.db.QueryRow(`SELECT count(*) FROM chunks`).Scan(&n); err != nil || n != 50 {
 		t.Fatalf("chunks %d (%v), want 50", n, err)
 	}
-	hits, err := ix.Search(ctx, "unique7", 6, 0)
+	hits, err := ix.Search(ctx, "unique7", 6, 0, rerank{})
 	if err != nil || len(hits) != 1 || hits[0].Path != "memory/n07.md" {
 		t.Fatalf("unique7: %+v %v", hits, err)
 	}

@@ -2,7 +2,6 @@ package memory
 
 import (
 	"context"
-	"sort"
 	"strings"
 )
 
@@ -11,7 +10,7 @@ import (
 // merged by chunk as score = vectorWeight × cosine + textWeight × BM25
 // score (the spec's §9.3). Hybrid disabled → vector similarity alone.
 func (ix *Index) HybridSearch(ctx context.Context, query string, qvec []float32, model string,
-	maxResults int, minScore float64, h hybrid) ([]Hit, error) {
+	maxResults int, minScore float64, h hybrid, rr rerank) ([]Hit, error) {
 	query = strings.TrimSpace(query)
 	if query == "" {
 		return []Hit{}, nil
@@ -25,20 +24,18 @@ func (ix *Index) HybridSearch(ctx context.Context, query string, qvec []float32,
 		return nil, err
 	}
 	if !h.enabled {
-		hits := []Hit{}
+		hits := make([]Hit, 0, len(vec))
 		for _, v := range vec {
 			v.Score = round(v.Score)
-			if v.Score >= minScore {
-				hits = append(hits, *v)
-			}
+			hits = append(hits, *v)
 		}
-		return cut(sortHits(hits), maxResults), nil
+		return cutBelow(rr.apply(hits), minScore, maxResults), nil
 	}
 	kw, err := ix.keywordHits(ctx, query, limit)
 	if err != nil {
 		return nil, err
 	}
-	return mergeHybrid(vec, kw, h, maxResults, minScore), nil
+	return mergeHybrid(vec, kw, h, rr, maxResults, minScore), nil
 }
 
 // mergeHybrid merges the legs by chunk id. The keyword snippet is kept when
@@ -46,7 +43,7 @@ func (ix *Index) HybridSearch(ctx context.Context, query string, qvec []float32,
 // than maxResults, chunks matched by keyword alone fill the rest (a keyword
 // hit with no vector can score at most textWeight, under the default
 // minScore; the original keeps them rather than answer nothing).
-func mergeHybrid(vec, kw map[int64]*Hit, h hybrid, maxResults int, minScore float64) []Hit {
+func mergeHybrid(vec, kw map[int64]*Hit, h hybrid, rr rerank, maxResults int, minScore float64) []Hit {
 	type entry struct {
 		hit        Hit
 		hasV, hasK bool
@@ -72,12 +69,19 @@ func mergeHybrid(vec, kw map[int64]*Hit, h hybrid, maxResults int, minScore floa
 			e.hit.Snippet = k.Snippet
 		}
 	}
-	entries := make([]*entry, 0, len(byID))
-	for _, e := range byID {
+	hits := make([]Hit, 0, len(byID))
+	for id, e := range byID {
 		e.hit.Score = round(h.vectorWeight**e.hit.VectorScore + h.textWeight**e.hit.TextScore)
+		e.hit.chunk = id
+		hits = append(hits, e.hit)
+	}
+	// Decay and MMR may reorder the merged hits; entries follow that order.
+	entries := make([]*entry, 0, len(hits))
+	for _, hit := range rr.apply(hits) {
+		e := byID[hit.chunk]
+		e.hit = hit
 		entries = append(entries, e)
 	}
-	sort.Slice(entries, func(i, j int) bool { return hitLess(&entries[i].hit, &entries[j].hit) })
 	out := []Hit{}
 	strict := 0
 	for _, e := range entries {

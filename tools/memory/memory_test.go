@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tidwall/gjson"
 
@@ -303,5 +304,45 @@ func TestGetIsConfinedToMemoryFiles(t *testing.T) {
 	r, err := invoke(t, env, "memory_get", map[string]any{"path": filepath.Join(ws, "memory", "ok.md")})
 	if err != nil || r.Get("details.text").String() != "fine" || r.Get("details.path").String() != "memory/ok.md" {
 		t.Errorf("absolute: %v %s", err, r.Raw)
+	}
+}
+
+// query.hybrid.temporalDecay makes an old daily note rank under a recent
+// one with the same words (MEMORY.md is evergreen); off by default.
+func TestTemporalDecayRanksRecentDailyNotesFirst(t *testing.T) {
+	now := time.Now()
+	old := "memory/" + now.AddDate(0, 0, -60).Format("2006-01-02") + ".md"
+	recent := "memory/" + now.AddDate(0, 0, -1).Format("2006-01-02") + ".md"
+	body := "the staging database password rotates monthly\n"
+	notes := map[string]string{old: body, recent: body, "MEMORY.md": body}
+	for i := range 8 { // notes without the words give them weight (BM25)
+		notes[fmt.Sprintf("memory/topics/t%d.md", i)] = fmt.Sprintf("lunch order number %d: soup and bread\n", i)
+	}
+	env, _ := newEnv(t, notes)
+	scores := func() map[string]float64 {
+		out := map[string]float64{}
+		for _, h := range search(t, env, "staging database password") {
+			out[h.Get("path").String()] = h.Get("score").Float()
+		}
+		return out
+	}
+	plain := scores()
+	if len(plain) != 3 || plain[old] != plain[recent] || plain[old] != plain["MEMORY.md"] {
+		t.Fatalf("without decay the three equal notes should score the same: %v", plain)
+	}
+	env.Config = &config.Config{Doc: map[string]any{"agents": map[string]any{"defaults": map[string]any{
+		"memorySearch": map[string]any{"query": map[string]any{"hybrid": map[string]any{
+			"temporalDecay": map[string]any{"enabled": true, "halfLifeDays": 30}}}}}}}}
+	hits := search(t, env, "staging database password")
+	got := paths(hits)
+	if len(got) != 3 || got[2] != old {
+		t.Fatalf("with decay the 60-day-old note should rank last: %v", got)
+	}
+	decayed := scores()
+	if r := decayed[old] / plain[old]; r < 0.2 || r > 0.3 {
+		t.Fatalf("60 days at a 30-day half-life should keep ~1/4 of the score: %v -> %v", plain[old], decayed[old])
+	}
+	if decayed["MEMORY.md"] != plain["MEMORY.md"] {
+		t.Fatalf("MEMORY.md is evergreen: %v -> %v", plain["MEMORY.md"], decayed["MEMORY.md"])
 	}
 }

@@ -28,6 +28,8 @@ type Hit struct {
 	// merged results carry them).
 	VectorScore *float64 `json:"vectorScore,omitempty"`
 	TextScore   *float64 `json:"textScore,omitempty"`
+	// chunk is the chunk's row id while hits are merged (not in results).
+	chunk int64
 }
 
 // queryTerms splits a query into words for the word index and runs of CJK
@@ -83,7 +85,7 @@ func bm25Score(rank float64) float64 {
 
 // Search ranks by keywords alone (no embeddings provider): BM25 over the
 // word index and the CJK trigram index, minScore cut, best first.
-func (ix *Index) Search(ctx context.Context, query string, maxResults int, minScore float64) ([]Hit, error) {
+func (ix *Index) Search(ctx context.Context, query string, maxResults int, minScore float64, rr rerank) ([]Hit, error) {
 	query = strings.TrimSpace(query)
 	if query == "" {
 		return []Hit{}, nil
@@ -95,13 +97,25 @@ func (ix *Index) Search(ctx context.Context, query string, maxResults int, minSc
 	if err != nil {
 		return nil, err
 	}
-	hits := []Hit{}
+	all := make([]Hit, 0, len(best))
 	for _, h := range best {
+		all = append(all, *h)
+	}
+	return cutBelow(rr.apply(all), minScore, maxResults), nil
+}
+
+// cutBelow keeps, in order, the first maxResults hits scoring minScore or more.
+func cutBelow(hits []Hit, minScore float64, maxResults int) []Hit {
+	out := []Hit{}
+	for _, h := range hits {
+		if len(out) == maxResults {
+			break
+		}
 		if h.Score >= minScore {
-			hits = append(hits, *h)
+			out = append(out, h)
 		}
 	}
-	return cut(sortHits(hits), maxResults), nil
+	return out
 }
 
 // keywordHits is the keyword leg: BM25 over the word index (the query's
@@ -171,13 +185,6 @@ func hitLess(a, b *Hit) bool {
 		return a.Path < b.Path
 	}
 	return a.StartLine < b.StartLine
-}
-
-func cut(hits []Hit, n int) []Hit {
-	if len(hits) > n {
-		return hits[:n]
-	}
-	return hits
 }
 
 func (ix *Index) collect(ctx context.Context, q, match string, limit int, add func(int64, Hit)) error {

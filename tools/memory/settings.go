@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/openclaw-go/openclaw/agent/providers"
 	"github.com/openclaw-go/openclaw/config"
@@ -36,6 +37,14 @@ type settings struct {
 			VectorWeight        *float64 `json:"vectorWeight"`
 			TextWeight          *float64 `json:"textWeight"`
 			CandidateMultiplier *float64 `json:"candidateMultiplier"`
+			MMR                 struct {
+				Enabled *bool    `json:"enabled"`
+				Lambda  *float64 `json:"lambda"`
+			} `json:"mmr"`
+			TemporalDecay struct {
+				Enabled      *bool    `json:"enabled"`
+				HalfLifeDays *float64 `json:"halfLifeDays"`
+			} `json:"temporalDecay"`
 		} `json:"hybrid"`
 	} `json:"query"`
 	Cache struct {
@@ -136,6 +145,26 @@ func (s *settings) hybrid() hybrid {
 		h.multiplier = min(20, max(1, *q.CandidateMultiplier))
 	}
 	return h
+}
+
+// rerank is query.hybrid.mmr and query.hybrid.temporalDecay resolved (off
+// by default; lambda 0.7 clamped to 0..1, half-life 30 days).
+func (s *settings) rerank(now time.Time) rerank {
+	q := s.Query.Hybrid
+	r := rerank{lambda: 0.7, halfLife: 30, now: now}
+	if q.MMR.Enabled != nil {
+		r.mmr = *q.MMR.Enabled
+	}
+	if l := q.MMR.Lambda; l != nil && !math.IsNaN(*l) {
+		r.lambda = min(1, max(0, *l))
+	}
+	if q.TemporalDecay.Enabled != nil {
+		r.decay = *q.TemporalDecay.Enabled
+	}
+	if d := q.TemporalDecay.HalfLifeDays; d != nil && *d > 0 && !math.IsInf(*d, 0) {
+		r.halfLife = *d
+	}
+	return r
 }
 
 // candidates is how many hits each leg brings to the merge:

@@ -19,6 +19,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/openclaw-go/openclaw/agent/providers"
 	"github.com/openclaw-go/openclaw/tools"
@@ -246,13 +247,13 @@ func runSearch(ctx context.Context, env *tools.Env, p searchParams) (any, error)
 		if !h.enabled {
 			res.Mode = "vector-only"
 		}
-		res.Results, err = ix.HybridSearch(ctx, p.Query, qvec, emb.Key(), maxResults, minScore(p, st, 0.35), h)
+		res.Results, err = ix.HybridSearch(ctx, p.Query, qvec, emb.Key(), maxResults, minScore(p, st, 0.35), h, st.rerank(time.Now()))
 		res.Debug.EmbeddingBootstrap = embeddingNote{OK: true, Provider: emb.Provider()}
 	} else {
 		// The original's 0.35 cut assumes hybrid scores; BM25 alone scores
 		// by corpus size (a word in half of three notes scores ~0), so
 		// keyword-only cuts nothing unless asked.
-		res.Results, err = ix.Search(ctx, p.Query, maxResults, minScore(p, st, 0))
+		res.Results, err = ix.Search(ctx, p.Query, maxResults, minScore(p, st, 0), st.rerank(time.Now()))
 		res.Debug.EmbeddingBootstrap = embeddingNote{Provider: res.Provider, Reason: reason, DegradedTo: "keyword-only"}
 	}
 	if err != nil {
