@@ -88,9 +88,11 @@ func init() {
 		})})
 	reg(&tools.Action{Verb: "upload", Summary: "Give a file input files from the uploads root (/tmp/openclaw/uploads)", Args: []string{"paths..."},
 		Description: "--ref clicks what opens the file chooser and answers it (or sets a file input directly); --input-ref " +
-			"or --element set a file input. Paths must lie under /tmp/openclaw/uploads or $TMPDIR/openclaw/uploads; " +
-			"symlinks and hard links are refused.",
-		Examples: []string{"openclaw browser upload /tmp/openclaw/uploads/cv.pdf --ref e14"},
+			"or --element set a file input. With none of them the files are armed for the tab's next file chooser " +
+			"(for --timeout-ms, default 2 minutes): click what opens it next, and that act's result lists the upload. " +
+			"Paths must lie under /tmp/openclaw/uploads or $TMPDIR/openclaw/uploads; symlinks and hard links are refused.",
+		Examples: []string{"openclaw browser upload /tmp/openclaw/uploads/cv.pdf --ref e14",
+			"openclaw browser upload /tmp/openclaw/uploads/cv.pdf && openclaw browser click e14"},
 		Schema: schemaReq([]string{"paths"}, `"paths":{"type":"array","items":{"type":"string"},"minItems":1,"description":"Files to upload"}`,
 			propRef, `"inputRef":{"type":"string","description":"Ref of an <input type=file> to set directly"}`,
 			`"element":{"type":"string","description":"CSS selector of an <input type=file>"}`, propTimeout),

@@ -2,6 +2,8 @@ package browser_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -186,4 +188,62 @@ func TestCookiesStorage(t *testing.T) {
 	if out, errs, code := r.run("browser", "storage", "cloud", "get"); code != 2 {
 		t.Errorf("storage cloud get: exit %d %s%s", code, out, errs)
 	}
+}
+
+// TestUploadArmed: upload with no ref arms the tab's next file chooser;
+// the click that opens it gets the files (and says so), and a later
+// --ref upload replaces an armed one.
+func TestUploadArmed(t *testing.T) {
+	r := newRig(t, nil)
+	dir := uploadDir(t)
+	cv, other := filepath.Join(dir, "cv.txt"), filepath.Join(dir, "other.txt")
+	for f, body := range map[string]string{cv: "my cv\n", other: "other\n"} {
+		if err := os.WriteFile(f, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.ok("browser", "open", r.base+"/upload.html")
+	button := refFor(t, r.snapshot(), `button "Choose file"`)
+
+	arm := r.ok("browser", "upload", cv).Get("details")
+	if !arm.Get("ok").Bool() || !arm.Get("armed").Bool() || arm.Get("files").Raw != `["cv.txt"]` {
+		t.Fatalf("upload without a ref: %s", arm.Raw)
+	}
+	if got := r.eval(`() => document.getElementById("out").textContent`); got != "none" {
+		t.Errorf("arming changed the page: %q", got)
+	}
+	click := r.ok("browser", "click", button).Get("details")
+	if click.Get("uploads.0.files").Raw != `["cv.txt"]` {
+		t.Errorf("the click that opened the chooser: %s", click.Raw)
+	}
+	r.ok("browser", "wait", "--text", "hidden: cv.txt")
+	if got := r.eval(`() => document.getElementById("out").textContent`); got != "hidden: cv.txt = my cv" {
+		t.Errorf("after the armed chooser: %q", got)
+	}
+
+	// Armed, then an atomic --ref upload: the atomic one's files win.
+	r.ok("browser", "upload", cv)
+	r.ok("browser", "upload", other, "--ref", button)
+	r.ok("browser", "wait", "--text", "hidden: other.txt")
+	if got := r.eval(`() => document.getElementById("out").textContent`); got != "hidden: other.txt = other" {
+		t.Errorf("after upload --ref over an armed upload: %q", got)
+	}
+	if out, _, code := r.run("browser", "upload", filepath.Join(t.TempDir(), "x")); code != 3 {
+		t.Errorf("arming a file outside the uploads root: exit %d %s", code, out)
+	}
+}
+
+// uploadDir is a fresh directory under the uploads root.
+func uploadDir(t *testing.T) string {
+	t.Helper()
+	root := filepath.Join(os.TempDir(), "openclaw", "uploads")
+	if err := os.MkdirAll(root, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	dir, err := os.MkdirTemp(root, "test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
 }

@@ -123,6 +123,8 @@ type recorder struct {
 	loads    map[string]*event        // guid → download event
 	syncs    map[string]chan struct{} // settle marker payload → closed when handled
 	nextSync int64
+	uploads  map[string]uploadArm // targetId → files for its next file chooser
+	nextArm  int64
 }
 
 func runRecorder(specJSON string) int {
@@ -171,7 +173,8 @@ func recordBrowser(ctx context.Context, cancel context.CancelFunc, spec recorder
 	}
 	r := &recorder{spec: spec, b: b, media: media.New(spec.StateDir), changed: make(chan struct{}),
 		reqs: map[string]*requestEntry{}, sessions: map[proto.TargetSessionID]string{}, targets: map[string]proto.TargetSessionID{},
-		pending: map[string]*event{}, armed: map[string]dialogArm{}, cursors: map[string]int64{}, loads: map[string]*event{}}
+		pending: map[string]*event{}, armed: map[string]dialogArm{}, cursors: map[string]int64{}, loads: map[string]*event{},
+		uploads: map[string]uploadArm{}}
 	events := b.Event()
 	dl := filepath.Join(spec.Dir, "downloads")
 	if err := os.MkdirAll(dl, 0o700); err != nil {
@@ -395,6 +398,11 @@ func (r *recorder) handle(ctx context.Context, m *rod.Message) {
 		if m.Load(&e) && target != "" {
 			r.dialogOpened(ctx, m.SessionID, target, e)
 		}
+	case "Page.fileChooserOpened":
+		var e proto.PageFileChooserOpened
+		if m.Load(&e) && target != "" {
+			r.chooserOpened(ctx, m.SessionID, target, e)
+		}
 	case "Page.javascriptDialogClosed":
 		var e proto.PageJavascriptDialogClosed
 		if m.Load(&e) && target != "" {
@@ -569,21 +577,22 @@ func (r *recorder) downloadProgress(ctx context.Context, e proto.BrowserDownload
 
 // recRequest is one call over the socket.
 type recRequest struct {
-	Op         string `json:"op"`
-	TargetID   string `json:"targetId,omitempty"`
-	Seq        int64  `json:"seq,omitempty"`
-	TimeoutMs  int    `json:"timeoutMs,omitempty"`
-	Level      string `json:"level,omitempty"`
-	SinceLast  bool   `json:"sinceLast,omitempty"`
-	Limit      int    `json:"limit,omitempty"`
-	Filter     string `json:"filter,omitempty"`
-	Clear      bool   `json:"clear,omitempty"`
-	ID         int64  `json:"id,omitempty"`
-	MaxChars   int    `json:"maxChars,omitempty"`
-	Accept     bool   `json:"accept,omitempty"`
-	PromptText string `json:"promptText,omitempty"`
-	Width      int    `json:"width,omitempty"`
-	Height     int    `json:"height,omitempty"`
+	Op         string   `json:"op"`
+	TargetID   string   `json:"targetId,omitempty"`
+	Seq        int64    `json:"seq,omitempty"`
+	TimeoutMs  int      `json:"timeoutMs,omitempty"`
+	Level      string   `json:"level,omitempty"`
+	SinceLast  bool     `json:"sinceLast,omitempty"`
+	Limit      int      `json:"limit,omitempty"`
+	Filter     string   `json:"filter,omitempty"`
+	Clear      bool     `json:"clear,omitempty"`
+	ID         int64    `json:"id,omitempty"`
+	MaxChars   int      `json:"maxChars,omitempty"`
+	Accept     bool     `json:"accept,omitempty"`
+	PromptText string   `json:"promptText,omitempty"`
+	Width      int      `json:"width,omitempty"`
+	Paths      []string `json:"paths,omitempty"`
+	Height     int      `json:"height,omitempty"`
 	// ExpectDownload: settle also waits for a download to begin.
 	ExpectDownload bool `json:"expectDownload,omitempty"`
 }
@@ -662,6 +671,8 @@ func (r *recorder) answer(ctx context.Context, c net.Conn, req recRequest) any {
 		return r.body(ctx, req)
 	case "dialog":
 		return r.dialog(ctx, req)
+	case "armUpload":
+		return r.armUpload(ctx, req)
 	}
 	return map[string]any{"error": "unknown op " + req.Op}
 }

@@ -1,6 +1,8 @@
 package browser_test
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -136,4 +138,28 @@ func TestRequestCookiesStorage(t *testing.T) {
 	}
 	s.fails("GET", "/storage/cloud", nil, nil, "INVALID_REQUEST", 400, "kind must be local|session")
 	s.fails("POST", "/storage/local/set", nil, map[string]any{"value": "v"}, "INVALID_REQUEST", 400, "key is required")
+}
+
+// TestRequestUploadArmed: the original CLI's `browser upload <path>` with
+// no ref (POST /hooks/file-chooser {paths}) arms the next chooser, which
+// the following POST /act click opens.
+func TestRequestUploadArmed(t *testing.T) {
+	s := newServeRig(t)
+	dir := uploadDir(t)
+	cv := filepath.Join(dir, "cv.txt")
+	if err := os.WriteFile(cv, []byte("my cv\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s.startTab("upload.html")
+	ref := refFor(t, s.ok("GET", "/snapshot", nil, nil).Get("snapshot").String(), `button "Choose file"`)
+	if res := s.ok("POST", "/hooks/file-chooser", nil, map[string]any{"paths": []string{cv}}); !res.Get("ok").Bool() || !res.Get("armed").Bool() {
+		t.Fatalf("POST /hooks/file-chooser without a ref: %s", res.Raw)
+	}
+	if click := s.ok("POST", "/act", nil, map[string]any{"kind": "click", "ref": ref, "doubleClick": false}); click.Get("uploads.0.files").Raw != `["cv.txt"]` {
+		t.Errorf("POST /act click on the chooser button: %s", click.Raw)
+	}
+	s.ok("POST", "/act", nil, map[string]any{"kind": "wait", "text": "hidden: cv.txt"})
+	if got := s.evalText(`() => document.getElementById("out").textContent`); got != "hidden: cv.txt = my cv" {
+		t.Errorf("after the armed chooser: %q", got)
+	}
 }

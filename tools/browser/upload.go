@@ -100,15 +100,24 @@ func realOr(p string) string {
 // upload sets files on a file input: directly on --input-ref or
 // --element, or through the file chooser a click on --ref opens (the
 // atomic form of the original's arm-then-click; a ref that is itself a
-// file input is set directly).
+// file input is set directly). With none of them it arms the tab's next
+// file chooser (armUpload).
 func upload(ctx context.Context, env *tools.Env, s *session, p params) (any, error) {
 	files, err := checkUpload(env, p.Paths)
 	if err != nil {
 		return nil, err
 	}
+	if p.InputRef == "" && p.Element == "" && p.Ref == "" {
+		return armUpload(ctx, s, p, files)
+	}
 	pg, err := s.page(p.TargetID)
 	if err != nil {
 		return nil, err
+	}
+	if p.InputRef == "" && p.Element == "" {
+		// The atomic form replaces an armed upload, which would otherwise
+		// answer the same chooser too.
+		disarmUpload(ctx, s, pg.TargetID)
 	}
 	d := timeout(p.TimeoutMs, 8000, 500, 60000)
 	uctx, cancel := context.WithTimeout(ctx, d)
@@ -128,8 +137,6 @@ func upload(ctx context.Context, env *tools.Env, s *session, p params) (any, err
 		}
 	case p.Ref != "":
 		el, err = element(pg, p.Ref)
-	default:
-		return nil, tools.Errorf(tools.CodeInvalidParams, "upload needs --ref (a file input or what opens the chooser), --input-ref or --element")
 	}
 	if err != nil {
 		return nil, err
@@ -186,4 +193,32 @@ func chooseFiles(ctx context.Context, pg *rod.Page, el *rod.Element, ref string,
 	case <-ctx.Done():
 		return tools.Errorf(tools.CodeTimeout, "upload: clicking %s opened no file chooser within %d ms", normRef(ref), d.Milliseconds())
 	}
+}
+
+// armUpload hands the files to the recorder for the tab's next file
+// chooser, for timeoutMs (default 2 minutes, as the original's).
+func armUpload(ctx context.Context, s *session, p params, files []string) (any, error) {
+	id, err := s.target(p.TargetID)
+	if err != nil {
+		return nil, err
+	}
+	rec, err := s.needRecorder(ctx, "upload without --ref (arming the next file chooser)")
+	if err != nil {
+		return nil, err
+	}
+	d := timeout(p.TimeoutMs, 120000, 1000, 600000)
+	var out map[string]any
+	if err := rec.call(ctx, recRequest{Op: "armUpload", TargetID: string(id), Paths: files, TimeoutMs: int(d.Milliseconds())}, &out); err != nil {
+		return nil, tools.AsError(err)
+	}
+	out["targetId"] = string(id)
+	out["files"] = baseNames(files)
+	out["hint"] = "now click what opens the file chooser (e.g. `openclaw browser click e12`)"
+	return tools.JSONResult(out)
+}
+
+// disarmUpload drops the tab's armed upload, if a recorder runs.
+func disarmUpload(ctx context.Context, s *session, id proto.TargetTargetID) {
+	var v map[string]any
+	_ = (&recClient{sock: s.p.recSock()}).call(ctx, recRequest{Op: "armUpload", TargetID: string(id)}, &v)
 }
