@@ -42,8 +42,8 @@ type derived struct {
 	issues    []Issue
 	warnings  []string
 
-	sectionsOnce sync.Once
-	sections     sections
+	gatewayOnce, toolsOnce, agentsOnce sync.Once // one per section: a call decodes only what it reads
+	sections                           sections
 }
 
 // derived returns the load's cache; a Config built as a literal has none

@@ -53,22 +53,12 @@ type AgentEntry struct {
 	Tools     *policy.ToolPolicy `json:"tools"`
 }
 
-// sections are decoded from Doc once per load; a section that does not
+// sections are decoded from Doc once per load, each on first use; a section that does not
 // decode (a wrong type the schema check reports) is left zero.
 type sections struct {
 	gateway GatewaySection
 	tools   policy.ToolPolicy
 	agents  AgentsSection
-}
-
-func (c *Config) sections() *sections {
-	d := c.derived()
-	d.sectionsOnce.Do(func() {
-		decodeSection(c.Doc, "gateway", &d.sections.gateway)
-		decodeSection(c.Doc, "tools", &d.sections.tools)
-		decodeSection(c.Doc, "agents", &d.sections.agents)
-	})
-	return &d.sections
 }
 
 func decodeSection(doc map[string]any, key string, v any) {
@@ -84,10 +74,22 @@ func decodeSection(doc map[string]any, key string, v any) {
 
 // Gateway is the typed `gateway` section (decoded once per load; do not
 // modify).
-func (c *Config) Gateway() *GatewaySection { return &c.sections().gateway }
+func (c *Config) Gateway() *GatewaySection {
+	d := c.derived()
+	d.gatewayOnce.Do(func() { decodeSection(c.Doc, "gateway", &d.sections.gateway) })
+	return &d.sections.gateway
+}
 
 // Tools is the typed `tools` section, the global tool policy.
-func (c *Config) Tools() *policy.ToolPolicy { return &c.sections().tools }
+func (c *Config) Tools() *policy.ToolPolicy {
+	d := c.derived()
+	d.toolsOnce.Do(func() { decodeSection(c.Doc, "tools", &d.sections.tools) })
+	return &d.sections.tools
+}
 
 // Agents is the typed `agents` section.
-func (c *Config) Agents() *AgentsSection { return &c.sections().agents }
+func (c *Config) Agents() *AgentsSection {
+	d := c.derived()
+	d.agentsOnce.Do(func() { decodeSection(c.Doc, "agents", &d.sections.agents) })
+	return &d.sections.agents
+}
