@@ -344,6 +344,10 @@ func TestStartAsRootNeedsNoSandbox(t *testing.T) {
 	r := &rig{t: t, state: t.TempDir()}
 	r.writeConfig(map[string]any{"executablePath": exe, "headless": true, "noSandbox": false,
 		"profiles": map[string]any{"openclaw": map[string]any{"cdpPort": freePort(t)}}})
+	// Registered before start so it runs after stop and before the temp
+	// dir's removal: Chromium's crash handler, detached, may still be
+	// writing its reports under the dir when a refused start returns.
+	t.Cleanup(func() { waitNoProcessUsing(t, r.state) })
 	out, _, code := r.run("browser", "start")
 	t.Cleanup(func() { r.run("browser", "stop") })
 	if os.Geteuid() != 0 {
@@ -354,6 +358,33 @@ func TestStartAsRootNeedsNoSandbox(t *testing.T) {
 	}
 	if code != 1 || !strings.Contains(out, "browser.noSandbox=true") {
 		t.Errorf("start as root without noSandbox: exit %d %s", code, out)
+	}
+}
+
+// waitNoProcessUsing waits (bounded) until no process names dir on its
+// command line.
+func waitNoProcessUsing(t *testing.T, dir string) {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		busy := 0
+		procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+		for _, p := range procs {
+			if b, err := os.ReadFile(p); err == nil && bytes.Contains(b, []byte(dir)) {
+				busy++
+			}
+		}
+		if busy == 0 {
+			return
+		}
+		select {
+		case <-deadline:
+			t.Errorf("%d processes still use %s", busy, dir)
+			return
+		case <-tick.C:
+		}
 	}
 }
 
