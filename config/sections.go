@@ -83,7 +83,7 @@ func (c *Config) Gateway() *GatewaySection {
 // Tools is the typed `tools` section, the global tool policy.
 func (c *Config) Tools() *policy.ToolPolicy {
 	d := c.derived()
-	d.toolsOnce.Do(func() { decodeSection(c.Doc, "tools", &d.sections.tools) })
+	d.toolsOnce.Do(func() { decodeToolPolicy(c.Doc["tools"], &d.sections.tools) })
 	return &d.sections.tools
 }
 
