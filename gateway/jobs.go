@@ -66,7 +66,7 @@ type job struct {
 	info      tools.JobInfo
 	cancel    context.CancelFunc
 	cancelled bool          // Cancel was called (vs. failing on its own)
-	done      chan struct{} // closed when info is final
+	done      chan struct{} // closed when info is final and its final task event published
 }
 
 func newJobRunner(publish func(string, any) error, warnf func(string, ...any)) *jobRunner {
@@ -171,7 +171,6 @@ func (r *jobRunner) run(ctx context.Context, j *job, fn func(context.Context, to
 		delete(r.jobs, r.finished[0])
 		r.finished = r.finished[1:]
 	}
-	close(j.done)
 	r.mu.Unlock()
 
 	ev := taskEvent{Task: info}
@@ -179,6 +178,9 @@ func (r *jobRunner) run(ctx context.Context, j *job, fn func(context.Context, to
 		ev.Task.Result, ev.ResultOmitted = nil, true
 	}
 	r.emit(ev)
+	// Waiters go on only now: the final task event is out before a
+	// deferred answer (or tasks.cancel's reply) built from Wait is sent.
+	close(j.done)
 }
 
 // Cancel asks a running job to stop; it returns at once (Wait for the
@@ -219,7 +221,8 @@ func (r *jobRunner) List() []tools.JobInfo {
 	return out
 }
 
-// Wait blocks until the job has ended (its final JobInfo) or ctx ends.
+// Wait blocks until the job has ended (its final JobInfo) and its final
+// task event has been published, or ctx ends.
 func (r *jobRunner) Wait(ctx context.Context, id string) (tools.JobInfo, error) {
 	r.mu.Lock()
 	j := r.jobs[id]

@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -358,5 +359,51 @@ func TestJobResultBounds(t *testing.T) {
 	r.mu.Unlock()
 	if retained > maxRetainedResultBytes {
 		t.Errorf("retained %d bytes, budget %d", retained, maxRetainedResultBytes)
+	}
+}
+
+// Wait returns only after the job's final task event is published: a
+// deferred answer or tasks.cancel's reply (built from Wait) never overtakes
+// it, and a caller that waited finds the final event already sent.
+// TestJobResultBounds read the start event as the last one when the
+// waiter ran between the job's end and its final event (under load).
+func TestJobWaitReturnsAfterFinalEvent(t *testing.T) {
+	var r *jobRunner
+	var mu sync.Mutex
+	early := 0
+	r = newJobRunner(func(_ string, p any) error {
+		ev := p.(taskEvent)
+		if ev.Task.Status == tools.JobRunning {
+			return nil
+		}
+		r.mu.Lock()
+		j := r.jobs[ev.Task.ID]
+		r.mu.Unlock()
+		select {
+		case <-j.done: // a waiter could already have gone on
+			mu.Lock()
+			early++
+			mu.Unlock()
+		default:
+		}
+		return nil
+	}, t.Logf)
+	defer r.stop(time.Second)
+	for _, run := range []func(context.Context, tools.Sink) (any, error){
+		func(context.Context, tools.Sink) (any, error) { return "ok", nil },
+		func(context.Context, tools.Sink) (any, error) { return nil, errors.New("boom") },
+	} {
+		info, err := r.Start(tools.JobSpec{Kind: "k", Run: run})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.Wait(context.Background(), info.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if early != 0 {
+		t.Errorf("%d of 2 jobs released their waiters before the final task event was published", early)
 	}
 }
