@@ -78,6 +78,7 @@ type conn struct {
 	sem        chan struct{}
 	reqWG      sync.WaitGroup
 	unauthRole atomic.Int32
+	afterReply sync.Map // request id → func() run once its response is queued (device_disconnect.go)
 }
 
 func newConn(s *Server, ws *websocket.Conn, ip string, local bool) *conn {

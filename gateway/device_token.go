@@ -16,10 +16,11 @@ import (
 // token for its role in hello-ok.auth.deviceToken; it may then connect
 // with only that token (plus its signed device proof), and fetch media
 // with it. Only the token's SHA-256 is kept, with the device's record, so
-// removing the device revokes its tokens. A token grants exactly the
+// removing the device revokes its tokens. A token grants at most the
 // device's current pairing: its role must still be approved, and its
 // scopes are the device's approved scopes at the time of use (an approved
-// scope upgrade applies, a removed scope is gone).
+// scope upgrade applies, a removed scope is gone), narrowed to the scopes
+// a rotation named (device_rotate.go). device.token.revoke ends a token.
 
 // deviceTokenGrant is what a valid device token stands for.
 type deviceTokenGrant struct {
@@ -31,10 +32,14 @@ type deviceTokenGrant struct {
 // hashToken is the stored form of a token.
 func hashToken(tok string) [32]byte { return sha256.Sum256([]byte(tok)) }
 
-// issueToken returns a new token for the device and role when it has none
-// yet ("" when it has one, or is not paired for role). It records the
-// device's approved scopes at issue (none for a node; informational, see
-// checkToken) and is saved before it is returned.
+// issueToken returns a new token for the device and role when it has no
+// usable one ("" when it has one, or is not paired for role). A revoked
+// token, or one a cross-device rotation withheld, is replaced: the device
+// has just proved its key, so it is given a fresh token (the original
+// hands over its current one here; we keep only hashes). A new token
+// records the device's approved scopes (none for a node; informational,
+// see checkToken); a withheld rotation's scopes carry over. It is saved
+// before it is returned.
 func (p *pairingStore) issueToken(devID, role string, now int64) (string, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -42,25 +47,47 @@ func (p *pairingStore) issueToken(devID, role string, now int64) (string, error)
 	if d == nil || !slices.Contains(d.Roles, role) {
 		return "", nil
 	}
-	for _, t := range d.Tokens {
-		if t.Role == role {
+	i := slices.IndexFunc(d.Tokens, func(t store.DeviceToken) bool { return t.Role == role })
+	next := store.DeviceToken{Role: role, IssuedAtMs: now}
+	if i >= 0 {
+		old := d.Tokens[i]
+		if old.RevokedAtMs == 0 && !old.Withheld {
 			return "", nil
 		}
+		next.IssuedAtMs, next.RotatedAtMs = old.IssuedAtMs, now
+		if old.Withheld {
+			next.Scopes, next.Bound = slices.Clone(old.Scopes), old.Bound
+		}
 	}
-	var scopes []string
-	if role == protocol.RoleOperator {
-		scopes = slices.Clone(d.Scopes)
+	if next.Scopes == nil && role == protocol.RoleOperator {
+		next.Scopes = slices.Clone(d.Scopes)
 	}
+	next.Scopes = nonNil(next.Scopes)
+	tok, err := p.putTokenLocked(d, i, next)
+	if err != nil {
+		return "", err
+	}
+	return tok, nil
+}
+
+// putTokenLocked makes a new random token, stores its hash in entry at
+// index i of the device's tokens (appended when i < 0) and saves; the
+// device is left unchanged when the save fails.
+func (p *pairingStore) putTokenLocked(d *pairedDevice, i int, entry store.DeviceToken) (string, error) {
 	var raw [32]byte
 	if _, err := rand.Read(raw[:]); err != nil {
 		return "", err
 	}
 	tok := base64.RawURLEncoding.EncodeToString(raw[:])
 	h := hashToken(tok)
+	entry.Hash = hex.EncodeToString(h[:])
 	prev := d.Tokens
-	d.Tokens = append(slices.Clone(d.Tokens), store.DeviceToken{
-		Role: role, Hash: hex.EncodeToString(h[:]), Scopes: nonNil(scopes), IssuedAtMs: now,
-	})
+	d.Tokens = slices.Clone(d.Tokens)
+	if i < 0 {
+		d.Tokens = append(d.Tokens, entry)
+	} else {
+		d.Tokens[i] = entry
+	}
 	if err := p.saveLocked(); err != nil {
 		d.Tokens = prev
 		return "", err
@@ -70,7 +97,10 @@ func (p *pairingStore) issueToken(devID, role string, now int64) (string, error)
 
 // checkToken finds the paired device a token was issued to. Every stored
 // hash is compared in constant time; a token whose device is gone, whose
-// role is no longer approved or whose hash does not decode is refused.
+// role is no longer approved, that was revoked or whose hash does not
+// decode is refused. An operator token grants the device's approved scopes
+// at the time of use, or, when a rotation bound it to scopes, those of
+// them the approval still covers.
 func (p *pairingStore) checkToken(tok string) (deviceTokenGrant, bool) {
 	if tok == "" {
 		return deviceTokenGrant{}, false
@@ -86,16 +116,29 @@ func (p *pairingStore) checkToken(tok string) (deviceTokenGrant, bool) {
 			if err != nil || len(want) != len(h) {
 				continue
 			}
-			if subtle.ConstantTimeCompare(h[:], want) == 1 && slices.Contains(d.Roles, t.Role) {
-				var scopes []string
-				if t.Role == protocol.RoleOperator {
-					scopes = slices.Clone(d.Scopes)
-				}
-				found, ok = deviceTokenGrant{deviceID: id, role: t.Role, scopes: nonNil(scopes)}, true
+			if subtle.ConstantTimeCompare(h[:], want) == 1 && t.RevokedAtMs == 0 && slices.Contains(d.Roles, t.Role) {
+				found, ok = deviceTokenGrant{deviceID: id, role: t.Role, scopes: grantScopes(d, t)}, true
 			}
 		}
 	}
 	return found, ok
+}
+
+// grantScopes is what token t of device d grants now (see checkToken).
+func grantScopes(d *pairedDevice, t store.DeviceToken) []string {
+	if t.Role != protocol.RoleOperator {
+		return []string{}
+	}
+	if !t.Bound {
+		return nonNil(slices.Clone(d.Scopes))
+	}
+	out := []string{}
+	for _, sc := range t.Scopes {
+		if protocol.ScopeSatisfied(d.Scopes, sc) {
+			out = append(out, sc)
+		}
+	}
+	return out
 }
 
 // bindDeviceToken checks that a device token (grant, nil when the connect

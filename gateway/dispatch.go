@@ -68,6 +68,7 @@ func (c *conn) dispatchFrame(mt int, data []byte) {
 		if res != nil {
 			c.sendResponse(res)
 		}
+		c.runAfterReply(req.ID) // device_disconnect.go
 	}()
 }
 

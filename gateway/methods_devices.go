@@ -10,9 +10,12 @@ import (
 	"github.com/openclaw-go/openclaw/tools"
 )
 
-// device.pair.* (operator.pairing), as the original's: list pending and
-// paired devices, approve or reject a pending request, remove a paired
-// device (its open connections are closed). `openclaw devices` calls them.
+// device.pair.* and device.token.* (operator.pairing), as the original's:
+// list pending and paired devices, approve or reject a pending request,
+// remove or rename a paired device, rotate or revoke its token for a role
+// (its open connections for that role are closed). `openclaw devices`
+// calls them. A caller connected with a device's own token (and no
+// operator.admin) manages only that device (device_authz.go).
 func init() {
 	registerMethod(&tools.Action{
 		Method:  "device.pair.list",
@@ -25,7 +28,7 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return s.pairing.list(nowMs()), nil
+			return s.listDevices(callerOf(env), nowMs()), nil
 		},
 	})
 	registerMethod(&tools.Action{
@@ -85,17 +88,48 @@ func init() {
 				return nil, err
 			}
 			id := strings.ToLower(strings.TrimSpace(stringParam(params, "deviceId")))
+			dc := callerOf(env)
+			if dc.deniesCrossDevice(id) {
+				s.log.Warnf("device pairing removal denied device=%s reason=device-ownership-mismatch", short(id))
+				return nil, tools.Errorf(protocol.ErrInvalidRequest, "device pairing removal denied")
+			}
 			if err := s.pairing.remove(id); err != nil {
 				return nil, pairingOpError(err)
 			}
 			s.log.Infof("device pairing removed device=%s", short(id))
-			for _, c := range s.readyConns() {
-				if c.sess.deviceID == id {
-					c.closeWith(4001, "client invalidated: device-pair-removed")
-				}
-			}
+			s.disconnectDevice(dc, id, "", reasonDevicePairRemoved)
 			return map[string]any{"deviceId": id}, nil
 		},
+	})
+	registerMethod(&tools.Action{
+		Method:  "device.pair.rename",
+		Summary: "Give a paired device an operator label",
+		Schema:  `{"type":"object","required":["deviceId","label"],"properties":{"deviceId":{"type":"string","minLength":1,"description":"Paired device id"},"label":{"type":"string","minLength":1,"maxLength":64,"description":"Label shown in devices list (max 64 characters)"}},"additionalProperties":false}`,
+		Args:    []string{"deviceId", "label"},
+		Scope:   protocol.ScopePairing,
+		Render:  renderRenamed,
+		Run:     runRename,
+	})
+	registerMethod(&tools.Action{
+		Method:  "device.token.rotate",
+		Summary: "Rotate a device's token for a role (the old one stops working)",
+		Description: "The new token is returned only to the device itself (connected with its own token); " +
+			"for another caller it is withheld and the device receives it on its next verified connect. " +
+			"Scopes may only narrow to what the device was approved for (and the caller holds).",
+		Schema: `{"type":"object","required":["deviceId","role"],"properties":{"deviceId":{"type":"string","minLength":1,"description":"Paired device id"},"role":{"type":"string","minLength":1,"description":"Role of the token (operator or node)"},"scopes":{"type":"array","items":{"type":"string","minLength":1},"description":"Scopes of the new token (default: the current ones)"}},"additionalProperties":false}`,
+		Args:   []string{"deviceId", "role"},
+		Scope:  protocol.ScopePairing,
+		Render: renderRotated,
+		Run:    runRotate,
+	})
+	registerMethod(&tools.Action{
+		Method:  "device.token.revoke",
+		Summary: "Revoke a device's token for a role (its connections are closed)",
+		Schema:  `{"type":"object","required":["deviceId","role"],"properties":{"deviceId":{"type":"string","minLength":1,"description":"Paired device id"},"role":{"type":"string","minLength":1,"description":"Role of the token (operator or node)"}},"additionalProperties":false}`,
+		Args:    []string{"deviceId", "role"},
+		Scope:   protocol.ScopePairing,
+		Render:  renderRevoked,
+		Run:     runRevoke,
 	})
 }
 
@@ -108,7 +142,8 @@ func stringParam(params json.RawMessage, key string) string {
 
 // pairingOpError puts the original's texts on the wire as INVALID_REQUEST.
 func pairingOpError(err error) error {
-	if errors.Is(err, errUnknownRequest) || errors.Is(err, errUnknownDevice) || errors.Is(err, errApprovalDenied) {
+	if errors.Is(err, errUnknownRequest) || errors.Is(err, errUnknownDevice) || errors.Is(err, errApprovalDenied) ||
+		errors.Is(err, errRenameDenied) {
 		return tools.Errorf(protocol.ErrInvalidRequest, "%s", err.Error())
 	}
 	return err

@@ -40,7 +40,7 @@ func renderDevices(w io.Writer, v gjson.Result) error {
 	rows := make([][]string, 0, len(paired))
 	for _, d := range paired {
 		rows = append(rows, []string{d.Get("deviceId").String(), strings.Join(strs(d.Get("roles")), ","),
-			strings.Join(strs(d.Get("scopes")), ","), firstOf(d.Get("displayName").String(), d.Get("clientId").String())})
+			strings.Join(strs(d.Get("scopes")), ","), firstOf(d.Get("operatorLabel").String(), d.Get("displayName").String(), d.Get("clientId").String())})
 	}
 	if _, err := fmt.Fprintln(w, "Paired:"); err != nil {
 		return err

@@ -28,24 +28,36 @@ type PairedDevice struct {
 	CreatedAtMs       int64    `json:"createdAtMs"`
 	ApprovedAtMs      int64    `json:"approvedAtMs"`
 	LastConnectedAtMs int64    `json:"lastConnectedAtMs,omitempty"`
+	// OperatorLabel is the name an operator gave the device
+	// (device.pair.rename); lists show it before the client's own name.
+	OperatorLabel string `json:"operatorLabel,omitempty"`
 	// Tokens are never listed or sent (json "-"); the database keeps them.
 	Tokens []DeviceToken `json:"-"`
 }
 
 // DeviceToken is a bearer token issued to a paired device for one role
-// (hello-ok.auth.deviceToken). Only its SHA-256 is stored.
+// (hello-ok.auth.deviceToken). Only its SHA-256 is stored. A revoked token
+// stays listed (with RevokedAtMs) until the device is given a new one.
 type DeviceToken struct {
-	Role       string   `json:"role"`
-	Hash       string   `json:"hash"` // hex SHA-256 of the token
-	Scopes     []string `json:"scopes"`
-	IssuedAtMs int64    `json:"issuedAtMs"`
+	Role        string   `json:"role"`
+	Hash        string   `json:"hash"` // hex SHA-256 of the token
+	Scopes      []string `json:"scopes"`
+	IssuedAtMs  int64    `json:"issuedAtMs"`
+	RotatedAtMs int64    `json:"rotatedAtMs,omitempty"`
+	RevokedAtMs int64    `json:"revokedAtMs,omitempty"`
+	// Bound: Scopes limit what the token grants (set by a rotation that
+	// named them); otherwise it grants the device's approval at use.
+	Bound bool `json:"bound,omitempty"`
+	// Withheld: no caller received the token (a cross-device rotation);
+	// the device is given a fresh one on its next verified connect.
+	Withheld bool `json:"withheld,omitempty"`
 }
 
 // PairedDevices lists every paired device, ordered by id.
 func (s *Store) PairedDevices(ctx context.Context) ([]PairedDevice, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT device_id, public_key, roles, scopes, client_id,
 		client_mode, display_name, platform, device_family, created_at_ms, approved_at_ms,
-		last_connected_at_ms, tokens FROM paired_devices ORDER BY device_id`)
+		last_connected_at_ms, tokens, operator_label FROM paired_devices ORDER BY device_id`)
 	if err != nil {
 		return nil, fmt.Errorf("store: list paired devices: %w", err)
 	}
@@ -56,7 +68,7 @@ func (s *Store) PairedDevices(ctx context.Context) ([]PairedDevice, error) {
 		var roles, scopes, tokens string
 		if err := rows.Scan(&d.DeviceID, &d.PublicKey, &roles, &scopes, &d.ClientID, &d.ClientMode,
 			&d.DisplayName, &d.Platform, &d.DeviceFamily, &d.CreatedAtMs, &d.ApprovedAtMs,
-			&d.LastConnectedAtMs, &tokens); err != nil {
+			&d.LastConnectedAtMs, &tokens, &d.OperatorLabel); err != nil {
 			return nil, fmt.Errorf("store: list paired devices: %w", err)
 		}
 		if err := json.Unmarshal([]byte(roles), &d.Roles); err != nil {
@@ -134,16 +146,16 @@ func upsertDevice(ctx context.Context, tx *sql.Tx, d PairedDevice) error {
 	}
 	_, err = tx.ExecContext(ctx, `INSERT INTO paired_devices(device_id, public_key, roles, scopes,
 		client_id, client_mode, display_name, platform, device_family, created_at_ms,
-		approved_at_ms, last_connected_at_ms, tokens) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)
+		approved_at_ms, last_connected_at_ms, tokens, operator_label) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)
 		ON CONFLICT(device_id) DO UPDATE SET public_key=excluded.public_key, roles=excluded.roles,
 		scopes=excluded.scopes, client_id=excluded.client_id, client_mode=excluded.client_mode,
 		display_name=excluded.display_name, platform=excluded.platform,
 		device_family=excluded.device_family, created_at_ms=excluded.created_at_ms,
 		approved_at_ms=excluded.approved_at_ms, last_connected_at_ms=excluded.last_connected_at_ms,
-		tokens=excluded.tokens`,
+		tokens=excluded.tokens, operator_label=excluded.operator_label`,
 		d.DeviceID, d.PublicKey, string(roles), string(scopes), d.ClientID, d.ClientMode,
 		d.DisplayName, d.Platform, d.DeviceFamily, d.CreatedAtMs, d.ApprovedAtMs, d.LastConnectedAtMs,
-		string(tokens))
+		string(tokens), d.OperatorLabel)
 	if err != nil {
 		return fmt.Errorf("store: save paired device %s: %w", d.DeviceID, err)
 	}

@@ -126,3 +126,31 @@ func TestDeviceTokensRoundTrip(t *testing.T) {
 		t.Fatalf("token rows left: %d %v", n, err)
 	}
 }
+
+// An operator's label and a token's rotation and revocation marks are
+// kept across a reopen of the database.
+func TestDeviceLabelAndTokenMarksRoundTrip(t *testing.T) {
+	s, path := openTemp(t)
+	ctx := context.Background()
+	tok := DeviceToken{Role: "operator", Hash: "cd34", Scopes: []string{"operator.read"}, IssuedAtMs: 1,
+		RotatedAtMs: 2, RevokedAtMs: 3, Bound: true, Withheld: true}
+	if err := s.UpsertPairedDevice(ctx, PairedDevice{DeviceID: "d1", PublicKey: "pk", Roles: []string{"operator"},
+		OperatorLabel: "Desk", Tokens: []DeviceToken{tok}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s2, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	got, err := s2.PairedDevices(ctx)
+	if err != nil || len(got) != 1 || got[0].OperatorLabel != "Desk" || len(got[0].Tokens) != 1 {
+		t.Fatalf("devices %+v %v", got, err)
+	}
+	if g := got[0].Tokens[0]; g.RotatedAtMs != 2 || g.RevokedAtMs != 3 || !g.Bound || !g.Withheld {
+		t.Fatalf("token %+v", g)
+	}
+}

@@ -34,4 +34,8 @@ var migrations = []Migration{
 		// SHA-256 of each token is kept. They go with the device's row.
 		`ALTER TABLE paired_devices ADD COLUMN tokens TEXT NOT NULL DEFAULT '[]'`,
 	)},
+	{Version: 4, Name: "device operator label", Up: execAll(
+		// The label an operator gave a paired device (device.pair.rename).
+		`ALTER TABLE paired_devices ADD COLUMN operator_label TEXT NOT NULL DEFAULT ''`,
+	)},
 }
