@@ -20,6 +20,9 @@ import (
 type methodGroup struct {
 	Name, Usage, Description string
 	Prefix                   string
+	// Also lists further prefixes whose methods join the group
+	// (device.token.rotate → `openclaw devices rotate`).
+	Also []string
 	// Extras adds CLI-only behaviour to a verb, by method.
 	Extras map[string]methodExtra
 }
@@ -41,13 +44,27 @@ func (r *runtime) methodGroupCommand(g methodGroup) *cli.Command {
 	var verbs []*cli.Command
 	for _, m := range tools.Methods() {
 		a := tools.ByMethod(m)
-		if a == nil || a.Hidden || !strings.HasPrefix(m, g.Prefix) {
+		verb, ok := g.verb(m)
+		if a == nil || a.Hidden || !ok {
 			continue
 		}
-		verbs = append(verbs, r.methodCommand(a, strings.TrimPrefix(m, g.Prefix), g.Extras[m]))
+		verbs = append(verbs, r.methodCommand(a, verb, g.Extras[m]))
 	}
 	sort.Slice(verbs, func(i, j int) bool { return verbs[i].Name < verbs[j].Name })
 	return &cli.Command{Name: g.Name, Usage: g.Usage, Description: g.Description, Subcommands: verbs}
+}
+
+// verb is the method's command name in the group, if the group has it.
+func (g methodGroup) verb(method string) (string, bool) {
+	if strings.HasPrefix(method, g.Prefix) {
+		return strings.TrimPrefix(method, g.Prefix), true
+	}
+	for _, p := range g.Also {
+		if strings.HasPrefix(method, p) {
+			return strings.TrimPrefix(method, p), true
+		}
+	}
+	return "", false
 }
 
 // methodCommand is the CLI face of one gateway method: it always runs on

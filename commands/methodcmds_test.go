@@ -11,22 +11,27 @@ import (
 )
 
 // `openclaw devices` and `openclaw tasks` are generated from the gateway's
-// device.pair.* and tasks.* methods, as tool commands are from tool
-// actions: one verb per registered method, its Summary the usage line, its
-// Args the positionals, its schema properties the flags.
+// device.pair.*, device.token.* and tasks.* methods, as tool commands are
+// from tool actions: one verb per registered method, its Summary the usage
+// line, its Args the positionals, its schema properties the flags.
 func TestMethodGroupsAreGenerated(t *testing.T) {
 	r := newRuntime(nil, &bytes.Buffer{}, &bytes.Buffer{})
 	for _, g := range []struct {
-		name, prefix string
-	}{{"devices", "device.pair."}, {"tasks", "tasks."}} {
+		name     string
+		prefixes []string
+	}{{"devices", []string{"device.pair.", "device.token."}}, {"tasks", []string{"tasks."}}} {
 		cmd := findCommand(r.newApp().Commands, g.name)
 		if cmd == nil {
 			t.Fatalf("no %s command", g.name)
 		}
 		var want []string
+		verb := map[string]string{}
 		for _, m := range tools.Methods() {
-			if a := tools.ByMethod(m); strings.HasPrefix(m, g.prefix) && !a.Hidden {
-				want = append(want, m)
+			for _, p := range g.prefixes {
+				if a := tools.ByMethod(m); strings.HasPrefix(m, p) && !a.Hidden {
+					want = append(want, m)
+					verb[m] = strings.TrimPrefix(m, p)
+				}
 			}
 		}
 		if len(want) == 0 || len(cmd.Subcommands) != len(want) {
@@ -34,7 +39,7 @@ func TestMethodGroupsAreGenerated(t *testing.T) {
 		}
 		for _, m := range want {
 			a := tools.ByMethod(m)
-			sub := findCommand(cmd.Subcommands, strings.TrimPrefix(m, g.prefix))
+			sub := findCommand(cmd.Subcommands, verb[m])
 			if sub == nil {
 				t.Errorf("%s: no verb for %s", g.name, m)
 				continue
