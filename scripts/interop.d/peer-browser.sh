@@ -49,6 +49,25 @@ bref=$(B --json snapshot 2>/dev/null | python3 -c 'import json,sys; d=json.load(
 checktext "peer: browser click <ref> (POST /act {kind:click})" '"clicked ref '"$bref"' on http://127.0.0.1:" in t' B click "$bref"
 check "peer: the click changed the page (POST /act {kind:evaluate})" 'd == "Clicked"' \
   B evaluate --fn '() => document.getElementById("b").textContent'
+checktext "peer: browser click <ref> --modifiers Shift --button middle (POST /act {modifiers, button})" \
+  '"clicked ref '"$bref"' on http://127.0.0.1:" in t' B click "$bref" --modifiers Shift --button middle
+# Labels: open --label, then the label works as a targetId.
+check "peer: browser open <page> --label (POST /tabs/open {url,label})" \
+  'd["label"] == "interop" and d["suggestedTargetId"] == "interop" and d["tabId"].startswith("t")' \
+  B --json open "http://127.0.0.1:$bport/index.html" --label interop
+checktext "peer: browser snapshot --target-id <label> (GET /snapshot?targetId=interop)" '"- button \"Press me\" [ref=" in t' \
+  B snapshot --target-id interop
+# State routes: cookies and Web Storage of the local page's origin.
+checktext "peer: browser cookies set <name> <value> --url (POST /cookies/set {cookie})" '"cookie set: sid" in t' \
+  B cookies set sid interop-v4lue --url "http://127.0.0.1:$bport/"
+check "peer: browser cookies (GET /cookies)" \
+  'any(c["name"] == "sid" and c["value"] == "interop-v4lue" and c["domain"] == "127.0.0.1" for c in (d if isinstance(d, list) else d["cookies"]))' \
+  B --json cookies
+check "peer: the cookie reached the page (document.cookie)" 'd == "sid=interop-v4lue"' B evaluate --fn '() => document.cookie'
+checktext "peer: browser cookies clear (POST /cookies/clear)" '"cookies cleared" in t' B cookies clear
+checktext "peer: browser storage local set <key> <value> (POST /storage/local/set)" '"localStorage set: k" in t' B storage local set k v1
+check "peer: browser storage local get (GET /storage/local)" 'd == {"k": "v1"} or d.get("values") == {"k": "v1"}' \
+  B --json storage local get
 # A route we do not serve answers the original's 404 shape; its doctor reports it and fails.
 checkfail "peer: browser doctor → unknown route GET /doctor (INVALID_REQUEST, Not Found)" \
   'd["ok"] is False and d["checks"][0]["name"] == "gateway" and "Not Found: no browser route GET /doctor" in d["checks"][0]["detail"]' \
