@@ -63,7 +63,7 @@ func (p params) profile() string { return firstNonEmpty(p.Profile, p.BrowserProf
 const (
 	propProfile = `"profile":{"type":"string","description":"Browser profile (default browser.defaultProfile, else openclaw)"},` +
 		`"browserProfile":{"type":"string","description":"Alias of profile; on the CLI --browser-profile (the original's flag: --profile picks the state profile)"}`
-	propTarget    = `"targetId":{"type":"string","description":"Tab id or a unique prefix (default: the current tab)"}`
+	propTarget    = `"targetId":{"type":"string","description":"Tab: its label, its handle (t1), its id or a unique prefix of the id (default: the current tab)"}`
 	propTimeout   = `"timeoutMs":{"type":"integer","minimum":1,"description":"Budget in ms"}`
 	propRef       = `"ref":{"type":"string","description":"Element ref from a snapshot (e12)"}`
 	propURL       = `"targetUrl":{"type":"string","description":"URL to load"},"url":{"type":"string","description":"Alias of targetUrl"}`

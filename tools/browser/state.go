@@ -33,7 +33,7 @@ type cookieParams struct {
 func registerState() {
 	reg(&tools.Action{Verb: "cookies", Summary: "Cookies of the browser: cookies [get], cookies set <name> <value> <url>, cookies clear",
 		Description: "get lists every cookie of the browser's default context ({name, value, domain, path, expires, httpOnly, " +
-			"secure, sameSite}); set adds or replaces one, scoped by its url (the third argument: --url is the gateway's flag) " +
+			"secure, sameSite}); set adds or replaces one, scoped by its url (the argument after the value; on this CLI --url is the gateway's flag) " +
 			"or by --domain and --path; clear removes them all.",
 		Args: []string{"action", "name", "value", "url"},
 		Examples: []string{"openclaw browser cookies", "openclaw browser cookies set session abc123 https://example.com",
