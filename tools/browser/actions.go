@@ -3,11 +3,9 @@ package browser
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/go-rod/rod"
@@ -77,16 +75,12 @@ const (
 		`"selector":{"type":"string","description":"Wait until a CSS selector is visible"},` + propFn
 )
 
-func schema(props ...string) string {
-	all := append([]string{propProfile, propTarget}, props...)
-	return `{"type":"object","properties":{` + strings.Join(all, ",") + `}}`
-}
-
-func schemaReq(required []string, props ...string) string {
-	s := schema(props...)
-	b, _ := json.Marshal(required)
-	return strings.TrimSuffix(s, "}") + `,"required":` + string(b) + `}`
-}
+// schemaHead and schemaTail enclose an action's properties: written as
+// one constant expression per action, the schemas cost nothing at init.
+const (
+	schemaHead = `{"type":"object","properties":{` + propProfile + "," + propTarget
+	schemaTail = `}}`
+)
 
 // handler wraps a browser action: resolves the profile and session.
 type handler func(ctx context.Context, env *tools.Env, s *session, p params) (any, error)
@@ -121,7 +115,7 @@ func reg(a *tools.Action) {
 
 func init() {
 	reg(&tools.Action{Verb: "status", Summary: "Show the browser profile's state (running, CDP port, pid)",
-		Schema: schema(), Run: tools.Typed(func(ctx context.Context, env *tools.Env, p params) (any, error) {
+		Schema: schemaHead + schemaTail, Run: tools.Typed(func(ctx context.Context, env *tools.Env, p params) (any, error) {
 			pr, err := resolveProfile(env, p.profile())
 			if err != nil {
 				return nil, err
@@ -130,7 +124,7 @@ func init() {
 		})})
 	reg(&tools.Action{Verb: "start", Summary: "Launch the profile's Chromium (detached; it outlives this command)",
 		Examples: []string{"openclaw browser start", "openclaw browser start --browser-profile work"},
-		Schema:   schema(), Run: tools.Typed(func(ctx context.Context, env *tools.Env, p params) (any, error) {
+		Schema:   schemaHead + schemaTail, Run: tools.Typed(func(ctx context.Context, env *tools.Env, p params) (any, error) {
 			pr, err := resolveProfile(env, p.profile())
 			if err != nil {
 				return nil, err
@@ -142,7 +136,7 @@ func init() {
 			return tools.JSONResult(st)
 		})})
 	reg(&tools.Action{Verb: "stop", Summary: "Stop the profile's Chromium (attach-only profiles are left running)",
-		Schema: schema(), Run: tools.Typed(func(ctx context.Context, env *tools.Env, p params) (any, error) {
+		Schema: schemaHead + schemaTail, Run: tools.Typed(func(ctx context.Context, env *tools.Env, p params) (any, error) {
 			pr, err := resolveProfile(env, p.profile())
 			if err != nil {
 				return nil, err
@@ -202,14 +196,14 @@ func init() {
 			return tools.JSONResult(out)
 		})})
 	reg(&tools.Action{Verb: "reset-profile", Summary: "Free a stuck profile: kill its browser (stale ones too), clear Chromium's locks, move its user data to the trash",
-		Schema: schema(), Run: tools.Typed(func(ctx context.Context, env *tools.Env, p params) (any, error) {
+		Schema: schemaHead + schemaTail, Run: tools.Typed(func(ctx context.Context, env *tools.Env, p params) (any, error) {
 			out, err := resetProfile(ctx, env, p.profile())
 			if err != nil {
 				return nil, err
 			}
 			return tools.JSONResult(out)
 		})})
-	reg(&tools.Action{Verb: "tabs", Summary: "List the open tabs", Schema: schema(),
+	reg(&tools.Action{Verb: "tabs", Summary: "List the open tabs", Schema: schemaHead + schemaTail,
 		Run: withSession(func(ctx context.Context, env *tools.Env, s *session, p params) (any, error) {
 			ts, err := s.tabs()
 			if err != nil {
@@ -219,7 +213,11 @@ func init() {
 		})})
 	reg(&tools.Action{Verb: "open", Summary: "Open a URL in a new tab (it becomes the current tab); --label names it", Args: []string{"targetUrl"},
 		Examples: []string{"openclaw browser open https://example.com", "openclaw browser open https://mail.example.com --label mail"},
-		Schema:   schema(propURL, propLabel, propTimeout),
+		Schema: schemaHead +
+			"," + propURL +
+			"," + propLabel +
+			"," + propTimeout +
+			schemaTail,
 		Run: withSession(func(ctx context.Context, env *tools.Env, s *session, p params) (any, error) {
 			u := firstNonEmpty(p.TargetURL, p.URL)
 			if u == "" {
@@ -260,11 +258,17 @@ func init() {
 		Args: []string{"action", "targetId", "label"},
 		Examples: []string{"openclaw browser tab label t2 mail", "openclaw browser snapshot --target-id mail",
 			"openclaw browser tab new --label scratch", "openclaw browser tab select 2"},
-		Schema: schema(`"action":{"type":"string","enum":["list","new","label","select","close"],"description":"Default list"}`, propLabel,
-			`"index":{"type":"integer","minimum":0,"description":"Tab position from 0 (select, close); on the CLI the position from 1 goes where targetId is"}`),
+		Schema: schemaHead +
+			"," + `"action":{"type":"string","enum":["list","new","label","select","close"],"description":"Default list"}` +
+			"," + propLabel +
+			"," + `"index":{"type":"integer","minimum":0,"description":"Tab position from 0 (select, close); on the CLI the position from 1 goes where targetId is"}` +
+			schemaTail,
 		Run: withSession(tabAction)})
 	reg(&tools.Action{Verb: "navigate", Summary: "Load a URL in the current (or given) tab", Args: []string{"targetUrl"},
-		Schema: schema(propURL, propTimeout),
+		Schema: schemaHead +
+			"," + propURL +
+			"," + propTimeout +
+			schemaTail,
 		Run: withSession(func(ctx context.Context, env *tools.Env, s *session, p params) (any, error) {
 			u := firstNonEmpty(p.TargetURL, p.URL)
 			if u == "" {
@@ -294,7 +298,7 @@ func init() {
 			return tools.JSONResult(out)
 		})})
 	reg(&tools.Action{Verb: "focus", Summary: "Make a tab the current one", Args: []string{"targetId"},
-		Schema: schemaReq([]string{"targetId"}),
+		Schema: schemaHead + `},"required":["targetId"]}`,
 		Run: withSession(func(ctx context.Context, env *tools.Env, s *session, p params) (any, error) {
 			pg, err := s.page(p.TargetID)
 			if err != nil {
@@ -307,7 +311,7 @@ func init() {
 			return tools.JSONResult(map[string]any{"ok": true, "targetId": string(pg.TargetID)})
 		})})
 	reg(&tools.Action{Verb: "close", Summary: "Close a tab (default: the current one)", Args: []string{"targetId"},
-		Schema: schema(),
+		Schema: schemaHead + schemaTail,
 		Run: withSession(func(ctx context.Context, env *tools.Env, s *session, p params) (any, error) {
 			pg, err := s.page(p.TargetID)
 			if err != nil {
@@ -321,54 +325,121 @@ func init() {
 	reg(snapshotDef())
 	registerState()
 	reg(&tools.Action{Verb: "screenshot", Summary: "Capture the tab (or an element) as an image, stored as media", Media: true,
-		Schema: schema(`"fullPage":{"type":"boolean"}`, propRef, `"type":{"type":"string","enum":["png","jpeg"]}`, propTimeout),
+		Schema: schemaHead +
+			"," + `"fullPage":{"type":"boolean"}` +
+			"," + propRef +
+			"," + `"type":{"type":"string","enum":["png","jpeg"]}` +
+			"," + propTimeout +
+			schemaTail,
 		Render: renderText,
 		Run: withSession(func(ctx context.Context, env *tools.Env, s *session, p params) (any, error) {
 			return capturePage(ctx, env, s, p, false)
 		})})
 	reg(&tools.Action{Verb: "pdf", Summary: "Print the tab to PDF, stored as media", Media: true,
-		Schema: schema(propTimeout), Render: renderText,
+		Schema: schemaHead +
+			"," + propTimeout +
+			schemaTail, Render: renderText,
 		Run: withSession(func(ctx context.Context, env *tools.Env, s *session, p params) (any, error) {
 			return capturePage(ctx, env, s, p, true)
 		})})
-	actProps := []string{`"kind":{"type":"string","enum":["click","type","press","hover","drag","select","fill","resize","wait","evaluate","close"]}`,
-		propRef, `"request":{"type":"object","description":"The act request ({kind, ref, ...}); its fields may also be given at top level"}`,
-		`"key":{"type":"string"}`, `"values":{"type":"array","items":{"type":"string"}}`, `"fields":{"type":"array","items":{"type":["object","array"]}}`,
-		`"submit":{"type":"boolean"}`, `"slowly":{"type":"boolean"}`, `"doubleClick":{"type":"boolean"}`, propDouble, propModifiers,
-		`"button":{"type":"string","enum":["left","right","middle"]}`, `"width":{"type":"integer"}`, `"height":{"type":"integer"}`,
-		`"textGone":{"type":"string"}`, `"timeMs":{"type":"integer","minimum":0,"maximum":30000}`, `"selector":{"type":"string"}`,
-		`"text":{"type":"string"}`, `"startRef":{"type":"string"}`, `"endRef":{"type":"string"}`, propFn, propTimeout}
+	const actSchema = schemaHead +
+		"," + `"kind":{"type":"string","enum":["click","type","press","hover","drag","select","fill","resize","wait","evaluate","close"]}` +
+		"," + propRef +
+		"," + `"request":{"type":"object","description":"The act request ({kind, ref, ...}); its fields may also be given at top level"}` +
+		"," + `"key":{"type":"string"}` +
+		"," + `"values":{"type":"array","items":{"type":"string"}}` +
+		"," + `"fields":{"type":"array","items":{"type":["object","array"]}}` +
+		"," + `"submit":{"type":"boolean"}` +
+		"," + `"slowly":{"type":"boolean"}` +
+		"," + `"doubleClick":{"type":"boolean"}` +
+		"," + propDouble +
+		"," + propModifiers +
+		"," + `"button":{"type":"string","enum":["left","right","middle"]}` +
+		"," + `"width":{"type":"integer"}` +
+		"," + `"height":{"type":"integer"}` +
+		"," + `"textGone":{"type":"string"}` +
+		"," + `"timeMs":{"type":"integer","minimum":0,"maximum":30000}` +
+		"," + `"selector":{"type":"string"}` +
+		"," + `"text":{"type":"string"}` +
+		"," + `"startRef":{"type":"string"}` +
+		"," + `"endRef":{"type":"string"}` +
+		"," + propFn +
+		"," + propTimeout +
+		schemaTail
 	reg(&tools.Action{Verb: "act", Summary: "Act on the page: click, type, press, hover, drag, select, fill, resize, wait, evaluate, close",
 		Description: "The result says what the act caused: navigated {url,status}, consoleErrors, dialogs, downloads " +
 			"(stored as media), tabsOpened, requests, and tookMs; blockedByDialog when a dialog it opened waits for an answer.",
-		Schema: schema(actProps...), Run: withSession(actAction)})
+		Schema: actSchema, Run: withSession(actAction)})
 	kinds := []struct {
 		kind, summary string
 		args          []string
-		props         []string
-		required      []string
+		schema        string
 		examples      []string
 	}{
-		{"click", "Click an element by ref (--double, --button right|middle, --modifiers Shift,Alt)", []string{"ref"}, []string{propRef, `"doubleClick":{"type":"boolean","description":"Double click"}`, propDouble,
-			`"button":{"type":"string","enum":["left","right","middle"],"description":"Mouse button (default left)"}`, propModifiers, propTimeout}, []string{"ref"},
+		{"click", "Click an element by ref (--double, --button right|middle, --modifiers Shift,Alt)", []string{"ref"}, schemaHead +
+			"," + propRef +
+			"," + `"doubleClick":{"type":"boolean","description":"Double click"}` +
+			"," + propDouble +
+			"," + `"button":{"type":"string","enum":["left","right","middle"],"description":"Mouse button (default left)"}` +
+			"," + propModifiers +
+			"," + propTimeout +
+			`},"required":["ref"]}`,
 			[]string{"openclaw browser click e12", "openclaw browser click e12 --modifiers Shift,Alt", "openclaw browser click e12 --button right", "openclaw browser click e12 --double"}},
-		{"type", "Type into a field by ref (replaces its value)", []string{"ref", "text"}, []string{propRef, `"text":{"type":"string"}`, `"submit":{"type":"boolean","description":"Press Enter after typing"}`, `"slowly":{"type":"boolean","description":"Type key by key"}`, propTimeout}, []string{"ref", "text"}, []string{`openclaw browser type e7 "alice" --submit`}},
-		{"press", "Press a key or chord (Enter, Control+A)", []string{"key"}, []string{`"key":{"type":"string"}`}, []string{"key"}, []string{"openclaw browser press Enter"}},
-		{"hover", "Hover an element by ref", []string{"ref"}, []string{propRef, propTimeout}, []string{"ref"}, nil},
-		{"drag", "Drag one element onto another (refs)", []string{"startRef", "endRef"}, []string{`"startRef":{"type":"string","description":"Ref of the element to drag"}`, `"endRef":{"type":"string","description":"Ref of the drop target"}`, propTimeout}, []string{"startRef", "endRef"}, []string{"openclaw browser drag e3 e8"}},
-		{"select", "Choose options of a <select> by value or label", []string{"ref", "values..."}, []string{propRef, `"values":{"type":"array","items":{"type":"string"},"minItems":1}`, propTimeout}, []string{"ref", "values"}, []string{"openclaw browser select e9 blue"}},
-		{"fill", "Fill several fields: --fields '[{\"ref\":\"e7\",\"value\":\"alice\"}]'", nil, []string{`"fields":{"type":"array","items":{"type":["object","array"]},"minItems":1,"description":"[{ref, type?, value}]; type checkbox/radio sets checked"}`, propTimeout}, []string{"fields"}, nil},
-		{"wait", "Wait for text, its absence, a selector, a URL glob, a JS predicate or a time", nil, []string{propWaitArgs, `"url":{"type":"string","description":"URL glob"}`, propTimeout}, nil, []string{"openclaw browser wait --text-gone Loading"}},
-		{"evaluate", "Run JavaScript in the page and return its result", nil, []string{propFn, propRef, propTimeout}, []string{"fn"}, []string{`openclaw browser evaluate --fn '() => document.title'`}},
-		{"resize", "Set the viewport size", []string{"width", "height"}, []string{`"width":{"type":"integer","minimum":1,"maximum":8192}`, `"height":{"type":"integer","minimum":1,"maximum":8192}`}, []string{"width", "height"}, nil},
+		{"type", "Type into a field by ref (replaces its value)", []string{"ref", "text"}, schemaHead +
+			"," + propRef +
+			"," + `"text":{"type":"string"}` +
+			"," + `"submit":{"type":"boolean","description":"Press Enter after typing"}` +
+			"," + `"slowly":{"type":"boolean","description":"Type key by key"}` +
+			"," + propTimeout +
+			`},"required":["ref","text"]}`,
+			[]string{`openclaw browser type e7 "alice" --submit`}},
+		{"press", "Press a key or chord (Enter, Control+A)", []string{"key"}, schemaHead +
+			"," + `"key":{"type":"string"}` +
+			`},"required":["key"]}`,
+			[]string{"openclaw browser press Enter"}},
+		{"hover", "Hover an element by ref", []string{"ref"}, schemaHead +
+			"," + propRef +
+			"," + propTimeout +
+			`},"required":["ref"]}`,
+			nil},
+		{"drag", "Drag one element onto another (refs)", []string{"startRef", "endRef"}, schemaHead +
+			"," + `"startRef":{"type":"string","description":"Ref of the element to drag"}` +
+			"," + `"endRef":{"type":"string","description":"Ref of the drop target"}` +
+			"," + propTimeout +
+			`},"required":["startRef","endRef"]}`,
+			[]string{"openclaw browser drag e3 e8"}},
+		{"select", "Choose options of a <select> by value or label", []string{"ref", "values..."}, schemaHead +
+			"," + propRef +
+			"," + `"values":{"type":"array","items":{"type":"string"},"minItems":1}` +
+			"," + propTimeout +
+			`},"required":["ref","values"]}`,
+			[]string{"openclaw browser select e9 blue"}},
+		{"fill", "Fill several fields: --fields '[{\"ref\":\"e7\",\"value\":\"alice\"}]'", nil, schemaHead +
+			"," + `"fields":{"type":"array","items":{"type":["object","array"]},"minItems":1,"description":"[{ref, type?, value}]; type checkbox/radio sets checked"}` +
+			"," + propTimeout +
+			`},"required":["fields"]}`,
+			nil},
+		{"wait", "Wait for text, its absence, a selector, a URL glob, a JS predicate or a time", nil, schemaHead +
+			"," + propWaitArgs +
+			"," + `"url":{"type":"string","description":"URL glob"}` +
+			"," + propTimeout +
+			schemaTail,
+			[]string{"openclaw browser wait --text-gone Loading"}},
+		{"evaluate", "Run JavaScript in the page and return its result", nil, schemaHead +
+			"," + propFn +
+			"," + propRef +
+			"," + propTimeout +
+			`},"required":["fn"]}`,
+			[]string{`openclaw browser evaluate --fn '() => document.title'`}},
+		{"resize", "Set the viewport size", []string{"width", "height"}, schemaHead +
+			"," + `"width":{"type":"integer","minimum":1,"maximum":8192}` +
+			"," + `"height":{"type":"integer","minimum":1,"maximum":8192}` +
+			`},"required":["width","height"]}`,
+			nil},
 	}
 	for _, k := range kinds {
 		kind := k.kind
-		sch := schema(k.props...)
-		if len(k.required) > 0 {
-			sch = schemaReq(k.required, k.props...)
-		}
-		reg(&tools.Action{Verb: kind, Summary: k.summary, Args: k.args, Schema: sch, Examples: k.examples,
+		reg(&tools.Action{Verb: kind, Summary: k.summary, Args: k.args, Schema: k.schema, Examples: k.examples,
 			Run: withSession(func(ctx context.Context, env *tools.Env, s *session, p params) (any, error) {
 				p.Kind = kind
 				p.Request = nil

@@ -14,22 +14,30 @@ const propSinceLast = `"sinceLast":{"type":"boolean","description":"Only what is
 func init() {
 	reg(&tools.Action{Verb: "console", Summary: "Console messages and uncaught errors of the tab (kept since the browser started)",
 		Examples: []string{"openclaw browser console --level error", "openclaw browser console --since-last"},
-		Schema: schema(`"level":{"type":"string","enum":["error","warn","info","log","debug"],"description":"At or above this level"}`,
-			propSinceLast, `"limit":{"type":"integer","minimum":1,"description":"At most the newest N"}`,
-			`"clear":{"type":"boolean","description":"Forget the tab's messages after reading"}`),
+		Schema: schemaHead +
+			"," + `"level":{"type":"string","enum":["error","warn","info","log","debug"],"description":"At or above this level"}` +
+			"," + propSinceLast +
+			"," + `"limit":{"type":"integer","minimum":1,"description":"At most the newest N"}` +
+			"," + `"clear":{"type":"boolean","description":"Forget the tab's messages after reading"}` +
+			schemaTail,
 		Run: withSession(func(ctx context.Context, env *tools.Env, s *session, p params) (any, error) {
 			return recorderList(ctx, s, p, "console")
 		})})
 	reg(&tools.Action{Verb: "requests", Summary: "Numbered network requests of the tab: method, URL, status, timing",
 		Examples: []string{"openclaw browser requests --since-last", "openclaw browser requests --filter /api/"},
-		Schema: schema(`"filter":{"type":"string","description":"Keep URLs containing this"}`, propSinceLast,
-			`"limit":{"type":"integer","minimum":1,"description":"At most the newest N (default 50; all new ones with --since-last)"}`,
-			`"clear":{"type":"boolean","description":"Forget the tab's requests after reading"}`),
+		Schema: schemaHead +
+			"," + `"filter":{"type":"string","description":"Keep URLs containing this"}` +
+			"," + propSinceLast +
+			"," + `"limit":{"type":"integer","minimum":1,"description":"At most the newest N (default 50; all new ones with --since-last)"}` +
+			"," + `"clear":{"type":"boolean","description":"Forget the tab's requests after reading"}` +
+			schemaTail,
 		Run: withSession(func(ctx context.Context, env *tools.Env, s *session, p params) (any, error) {
 			return recorderList(ctx, s, p, "requests")
 		})})
 	reg(&tools.Action{Verb: "downloads", Summary: "Downloads since the browser started, each stored as media (path) when finished",
-		Schema: schema(propSinceLast),
+		Schema: schemaHead +
+			"," + propSinceLast +
+			schemaTail,
 		Run: withSession(func(ctx context.Context, env *tools.Env, s *session, p params) (any, error) {
 			rec, err := s.needRecorder(ctx, "downloads")
 			if err != nil {
@@ -43,8 +51,10 @@ func init() {
 		})})
 	reg(&tools.Action{Verb: "response-body", Summary: "The response body of request ID (from `openclaw browser requests`)", Args: []string{"id"},
 		Examples: []string{"openclaw browser response-body 12"},
-		Schema: schemaReq([]string{"id"}, `"id":{"type":"integer","minimum":1,"description":"Request number"}`,
-			`"maxChars":{"type":"integer","minimum":1,"description":"Cut the body after this many characters (default 200000)"}`),
+		Schema: schemaHead +
+			"," + `"id":{"type":"integer","minimum":1,"description":"Request number"}` +
+			"," + `"maxChars":{"type":"integer","minimum":1,"description":"Cut the body after this many characters (default 200000)"}` +
+			`},"required":["id"]}`,
 		Run: withSession(func(ctx context.Context, env *tools.Env, s *session, p params) (any, error) {
 			rec, err := s.needRecorder(ctx, "response-body")
 			if err != nil {
@@ -64,8 +74,12 @@ func init() {
 		Description: "With a dialog open (an act reported blockedByDialog) it is answered now; otherwise the answer is " +
 			"armed for the tab's next alert, confirm or prompt, which is then answered as it opens.",
 		Examples: []string{"openclaw browser dialog --accept", "openclaw browser dialog --accept --prompt-text alice", "openclaw browser dialog --dismiss"},
-		Schema: schema(`"accept":{"type":"boolean","description":"Accept (OK)"}`, `"dismiss":{"type":"boolean","description":"Dismiss (Cancel)"}`,
-			`"promptText":{"type":"string","description":"Text for a prompt()"}`, `"prompt":{"type":"string","description":"Alias of promptText"}`),
+		Schema: schemaHead +
+			"," + `"accept":{"type":"boolean","description":"Accept (OK)"}` +
+			"," + `"dismiss":{"type":"boolean","description":"Dismiss (Cancel)"}` +
+			"," + `"promptText":{"type":"string","description":"Text for a prompt()"}` +
+			"," + `"prompt":{"type":"string","description":"Alias of promptText"}` +
+			schemaTail,
 		Run: withSession(func(ctx context.Context, env *tools.Env, s *session, p params) (any, error) {
 			if p.Accept == p.Dismiss {
 				return nil, tools.Errorf(tools.CodeInvalidParams, "dialog needs exactly one of accept or dismiss")
@@ -93,9 +107,13 @@ func init() {
 			"Paths must lie under /tmp/openclaw/uploads or $TMPDIR/openclaw/uploads; symlinks and hard links are refused.",
 		Examples: []string{"openclaw browser upload /tmp/openclaw/uploads/cv.pdf --ref e14",
 			"openclaw browser upload /tmp/openclaw/uploads/cv.pdf && openclaw browser click e14"},
-		Schema: schemaReq([]string{"paths"}, `"paths":{"type":"array","items":{"type":"string"},"minItems":1,"description":"Files to upload"}`,
-			propRef, `"inputRef":{"type":"string","description":"Ref of an <input type=file> to set directly"}`,
-			`"element":{"type":"string","description":"CSS selector of an <input type=file>"}`, propTimeout),
+		Schema: schemaHead +
+			"," + `"paths":{"type":"array","items":{"type":"string"},"minItems":1,"description":"Files to upload"}` +
+			"," + propRef +
+			"," + `"inputRef":{"type":"string","description":"Ref of an <input type=file> to set directly"}` +
+			"," + `"element":{"type":"string","description":"CSS selector of an <input type=file>"}` +
+			"," + propTimeout +
+			`},"required":["paths"]}`,
 		Run: withSession(upload)})
 }
 

@@ -46,20 +46,22 @@ func snapshotDef() *tools.Action {
 		Examples: []string{"openclaw browser snapshot", "openclaw browser snapshot --interactive",
 			"openclaw browser snapshot --efficient", "openclaw browser snapshot --diff",
 			"openclaw browser snapshot --selector main --depth 3", "openclaw browser snapshot --max-chars 2000"},
-		Schema: schema(`"format":{"type":"string","enum":["ai","aria"],"description":"ai (default): role tree with refs; aria: the raw accessibility tree"}`,
-			`"snapshotFormat":{"type":"string","enum":["ai","aria"],"description":"Alias of format"}`,
-			`"interactive":{"type":"boolean","description":"Only interactive elements, as a flat list"}`,
-			`"compact":{"type":"boolean","description":"Drop unnamed structural wrappers and lines that carry nothing"}`,
-			`"depth":{"type":"integer","minimum":0,"description":"Max tree depth (0 = top-level lines only)"}`,
-			`"selector":{"type":"string","description":"Scope to the first element matching this CSS selector"}`,
-			`"frame":{"type":"string","description":"Scope to the document of the iframe matching this CSS selector"}`,
-			`"mode":{"type":"string","enum":["efficient"],"description":"efficient: interactive, compact, depth 6, maxChars 8000"}`,
-			`"efficient":{"type":"boolean","description":"Same as mode=efficient"}`,
-			`"urls":{"type":"boolean","description":"Append a Links: block with each link's absolute URL"}`,
-			`"diff":{"type":"boolean","description":"Only what changed since this tab's last snapshot (unified diff; \"unchanged\" when nothing did)"}`,
-			`"maxChars":{"type":"integer","minimum":0,"description":"Cut at a line boundary past this many characters (default 40000, efficient 8000; 0 = no cap)"}`,
-			`"limit":{"type":"integer","minimum":1,"maximum":2000,"description":"aria format: at most this many nodes (default 500)"}`,
-			propTimeout),
+		Schema: schemaHead +
+			"," + `"format":{"type":"string","enum":["ai","aria"],"description":"ai (default): role tree with refs; aria: the raw accessibility tree"}` +
+			"," + `"snapshotFormat":{"type":"string","enum":["ai","aria"],"description":"Alias of format"}` +
+			"," + `"interactive":{"type":"boolean","description":"Only interactive elements, as a flat list"}` +
+			"," + `"compact":{"type":"boolean","description":"Drop unnamed structural wrappers and lines that carry nothing"}` +
+			"," + `"depth":{"type":"integer","minimum":0,"description":"Max tree depth (0 = top-level lines only)"}` +
+			"," + `"selector":{"type":"string","description":"Scope to the first element matching this CSS selector"}` +
+			"," + `"frame":{"type":"string","description":"Scope to the document of the iframe matching this CSS selector"}` +
+			"," + `"mode":{"type":"string","enum":["efficient"],"description":"efficient: interactive, compact, depth 6, maxChars 8000"}` +
+			"," + `"efficient":{"type":"boolean","description":"Same as mode=efficient"}` +
+			"," + `"urls":{"type":"boolean","description":"Append a Links: block with each link's absolute URL"}` +
+			"," + `"diff":{"type":"boolean","description":"Only what changed since this tab's last snapshot (unified diff; \"unchanged\" when nothing did)"}` +
+			"," + `"maxChars":{"type":"integer","minimum":0,"description":"Cut at a line boundary past this many characters (default 40000, efficient 8000; 0 = no cap)"}` +
+			"," + `"limit":{"type":"integer","minimum":1,"maximum":2000,"description":"aria format: at most this many nodes (default 500)"}` +
+			"," + propTimeout +
+			schemaTail,
 		Render: renderText,
 		Run: tools.Typed(func(ctx context.Context, env *tools.Env, p snapParams) (any, error) {
 			s, err := openSession(ctx, env, p.Profile)

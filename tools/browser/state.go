@@ -38,12 +38,18 @@ func registerState() {
 		Args: []string{"action", "name", "value", "url"},
 		Examples: []string{"openclaw browser cookies", "openclaw browser cookies set session abc123 https://example.com",
 			"openclaw browser cookies set theme dark --domain example.com --path / --same-site Lax", "openclaw browser cookies clear"},
-		Schema: schema(`"action":{"type":"string","enum":["get","set","clear"],"description":"Default get"}`,
-			`"name":{"type":"string","description":"Cookie name (set)"}`, `"value":{"type":"string","description":"Cookie value (set)"}`,
-			`"url":{"type":"string","description":"URL the cookie is for (set; or domain and path)"}`,
-			`"domain":{"type":"string"}`, `"path":{"type":"string"}`,
-			`"expires":{"type":"number","description":"Unix time in seconds (default: a session cookie)"}`,
-			`"httpOnly":{"type":"boolean"}`, `"secure":{"type":"boolean"}`, `"sameSite":{"type":"string","enum":["Lax","None","Strict"]}`),
+		Schema: schemaHead +
+			"," + `"action":{"type":"string","enum":["get","set","clear"],"description":"Default get"}` +
+			"," + `"name":{"type":"string","description":"Cookie name (set)"}` +
+			"," + `"value":{"type":"string","description":"Cookie value (set)"}` +
+			"," + `"url":{"type":"string","description":"URL the cookie is for (set; or domain and path)"}` +
+			"," + `"domain":{"type":"string"}` +
+			"," + `"path":{"type":"string"}` +
+			"," + `"expires":{"type":"number","description":"Unix time in seconds (default: a session cookie)"}` +
+			"," + `"httpOnly":{"type":"boolean"}` +
+			"," + `"secure":{"type":"boolean"}` +
+			"," + `"sameSite":{"type":"string","enum":["Lax","None","Strict"]}` +
+			schemaTail,
 		Run: withSession(cookiesAction)})
 	reg(&tools.Action{Verb: "storage", Summary: "localStorage or sessionStorage of the tab: storage local|session [get [key]], set <key> <value>, clear",
 		Description: "get answers {values: {key: value}} (all keys, or the one asked for); set writes one key; clear empties it. " +
@@ -51,9 +57,12 @@ func registerState() {
 		Args: []string{"kind", "action", "key", "value"},
 		Examples: []string{"openclaw browser storage local get", "openclaw browser storage session set token abc",
 			"openclaw browser storage local clear"},
-		Schema: schemaReq([]string{"kind"}, `"kind":{"type":"string","enum":["local","session"]}`,
-			`"action":{"type":"string","enum":["get","set","clear"],"description":"Default get"}`,
-			`"key":{"type":"string"}`, `"value":{"type":"string","description":"Value to set (default empty)"}`),
+		Schema: schemaHead +
+			"," + `"kind":{"type":"string","enum":["local","session"]}` +
+			"," + `"action":{"type":"string","enum":["get","set","clear"],"description":"Default get"}` +
+			"," + `"key":{"type":"string"}` +
+			"," + `"value":{"type":"string","description":"Value to set (default empty)"}` +
+			`},"required":["kind"]}`,
 		Run: withSession(storageAction)})
 }
 
