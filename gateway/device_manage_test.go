@@ -221,9 +221,26 @@ func TestDeviceManageCrossDeviceDenied(t *testing.T) {
 	if got := pairedEntry(t, admin, b.id).Get("operatorLabel").String(); got != "" {
 		t.Errorf("b renamed to %q", got)
 	}
+	wantError(t, ca.call("device.pair.remove", map[string]any{"deviceId": b.id}), "device pairing removal denied")
+	// It lists only itself.
+	if r := ca.call("device.pair.list", nil); !r.OK || gjson.GetBytes(r.Payload, "paired.#").Int() != 1 ||
+		gjson.GetBytes(r.Payload, "paired.0.deviceId").String() != a.id {
+		t.Errorf("device caller's list: %+v %s", r.Error, r.Payload)
+	}
 	// Its own device: allowed.
 	if r := ca.call("device.pair.rename", map[string]any{"deviceId": a.id, "label": "self"}); !r.OK {
 		t.Errorf("own rename: %+v", r.Error)
+	}
+	// Once it is also a node, even its own rename needs operator.admin.
+	nc := dial(t, ts.url)
+	np := connectParams(nodeParams)
+	a.sign(np, nc.challenge, true)
+	if f := nc.call("connect", np); !f.OK {
+		t.Fatalf("node connect: %+v", f.Error)
+	}
+	wantError(t, ca.call("device.pair.rename", map[string]any{"deviceId": a.id, "label": "node"}), "device pairing rename denied")
+	if r := admin.call("device.pair.rename", map[string]any{"deviceId": a.id, "label": "node"}); !r.OK {
+		t.Errorf("admin rename of a node: %+v", r.Error)
 	}
 	// A caller with operator.read only has no operator.pairing at all.
 	reader := dialConnected(t, ts.url, func(p map[string]any) { p["scopes"] = []string{protocol.ScopeRead} })

@@ -113,8 +113,8 @@ func TestDeviceTokenSurvivesRestart(t *testing.T) {
 }
 
 // Issue 7 (media): a paired device holding only its device token fetches
-// media; a token without operator.read, a wrong one, and the token of a
-// removed device are refused.
+// media; a token without operator.read, a wrong one, a revoked one and the
+// token of a removed device are refused.
 func TestMediaRouteDeviceToken(t *testing.T) {
 	ts := startServer(t, Options{})
 	ref, err := media.New(ts.dir).Save(context.Background(), strings.NewReader("PNGDATA"), "image/png", "")
@@ -155,6 +155,14 @@ func TestMediaRouteDeviceToken(t *testing.T) {
 		t.Errorf("truncated token: %d", code)
 	}
 	admin := dialConnected(t, ts.url)
+	other := newDeviceKey(t)
+	otherTok := tokenFor(other, []string{protocol.ScopeRead})
+	if r := admin.call("device.token.revoke", map[string]any{"deviceId": other.id, "role": "operator"}); !r.OK {
+		t.Fatalf("revoke: %+v", r.Error)
+	}
+	if code, body := get(otherTok); code != 401 || strings.Contains(body, "PNGDATA") {
+		t.Errorf("revoked token: %d %q", code, body)
+	}
 	if r := admin.call("device.pair.remove", map[string]any{"deviceId": reader.id}); !r.OK {
 		t.Fatalf("remove: %+v", r.Error)
 	}
