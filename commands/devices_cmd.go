@@ -53,9 +53,18 @@ func (r *runtime) devicesCommand() *cli.Command {
 				Prepare: aliasFlags(map[string]string{"device": "deviceId", "name": "label"}),
 			},
 			"device.token.rotate": {
-				Flags:   []cli.Flag{deviceFlag, &cli.StringSliceFlag{Name: "scope", Usage: "a scope of the new token (repeatable; the original's spelling of --scopes)"}},
-				Prepare: aliasFlags(map[string]string{"device": "deviceId", "scope": "scopes"}, "scope"),
-				Retry:   asAdmin("device token rotation denied"),
+				Flags: []cli.Flag{deviceFlag, &cli.StringSliceFlag{Name: "scope", Usage: "a scope of the new token (repeatable; the original's spelling of --scopes)"},
+					&cli.BoolFlag{Name: "no-scopes", Usage: "rotate with an empty scope set"}},
+				Prepare: func(r *runtime, c *cli.Context, params map[string]any) error {
+					if c.Bool("no-scopes") {
+						if c.IsSet("scope") || c.IsSet("scopes") {
+							return tools.Errorf(tools.CodeUsage, "devices rotate: --no-scopes conflicts with --scope")
+						}
+						params["scopes"] = []any{}
+					}
+					return aliasFlags(map[string]string{"device": "deviceId", "scope": "scopes"}, "scope")(r, c, params)
+				},
+				Retry: asAdmin("device token rotation denied"),
 			},
 			"device.token.revoke": {
 				Flags:   []cli.Flag{deviceFlag},

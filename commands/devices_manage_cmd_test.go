@@ -57,6 +57,10 @@ func TestDevicesRenameRotateRevoke(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("device still connected after its token was rotated")
 	}
+	out, stderr, code = runCLI(t, g, "devices", "rotate", "--device", id.DeviceID, "--role", "operator", "--no-scopes", "--json")
+	if code != 0 || gjson.Get(out, "scopes.#").Int() != 0 || !gjson.Get(out, "scopes").IsArray() {
+		t.Fatalf("rotate --no-scopes: exit %d %s %s", code, out, stderr)
+	}
 	out, stderr, code = runCLI(t, g, "devices", "revoke", "--device", id.DeviceID, "--role", "operator", "--json")
 	if code != 0 || gjson.Get(out, "revokedAtMs").Int() == 0 || gjson.Get(out, "role").String() != "operator" {
 		t.Fatalf("revoke: exit %d %s %s", code, out, stderr)
