@@ -48,9 +48,9 @@ type params struct {
 	InputRef       string   `json:"inputRef"`
 	Element        string   `json:"element"`
 	cookieParams
-	Label  string `json:"label"`
-	Action string `json:"action"`
-	Index  *int   `json:"index"`
+	Label string `json:"label"`
+	Op    string `json:"op"`
+	Index *int   `json:"index"`
 }
 
 // profile is the named browser profile (profile or its CLI-friendly
@@ -65,6 +65,7 @@ const (
 	propTimeout   = `"timeoutMs":{"type":"integer","minimum":1,"description":"Budget in ms"}`
 	propRef       = `"ref":{"type":"string","description":"Element ref from a snapshot (e12)"}`
 	propURL       = `"targetUrl":{"type":"string","description":"URL to load"},"url":{"type":"string","description":"Alias of targetUrl"}`
+	propOp        = `"op":{"type":"string","description":"cookies and storage: get (default), set or clear; tab: list (default), new, label, select or close"}`
 	propLabel     = `"label":{"type":"string","description":"Tab label: letters, digits, _ . : - (at most 64); usable wherever a targetId is"}`
 	propDouble    = `"double":{"type":"boolean","description":"Alias of doubleClick (the original CLI's --double)"}`
 	propModifiers = `"modifiers":{"type":"array","items":{"type":"string"},"description":"Keys held during the click: Alt, Control, ControlOrMeta (Control here), Meta, Shift; comma-separated or repeated"}`
@@ -255,11 +256,11 @@ func init() {
 		Description: "Positions count from 1 in `openclaw browser tabs` order (index counts from 0). A label (letters, digits, _ . : -; " +
 			"at most 64) names the tab wherever a targetId is taken: labels first, then handles (t1), then raw ids or a unique prefix. " +
 			"A label given to a second tab moves to it.",
-		Args: []string{"action", "targetId", "label"},
+		Args: []string{"op", "targetId", "label"},
 		Examples: []string{"openclaw browser tab label t2 mail", "openclaw browser snapshot --target-id mail",
 			"openclaw browser tab new --label scratch", "openclaw browser tab select 2"},
 		Schema: schemaHead +
-			"," + `"action":{"type":"string","enum":["list","new","label","select","close"],"description":"Default list"}` +
+			"," + propOp +
 			"," + propLabel +
 			"," + `"index":{"type":"integer","minimum":0,"description":"Tab position from 0 (select, close); on the CLI the position from 1 goes where targetId is"}` +
 			schemaTail,

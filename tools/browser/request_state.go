@@ -5,18 +5,20 @@ import (
 )
 
 // stateRoute is a cookies or storage route: the action with its
-// operation (get, set, clear) and the request's fields. A bad storage kind
+// op (get, set, clear) and the request's fields. A bad storage kind
 // in the path is the original's 400 before anything runs.
-func stateRoute(verb, action string) func(ctx context.Context, c *routeCall) (any, error) {
+func stateRoute(verb, op string) func(ctx context.Context, c *routeCall) (any, error) {
 	return func(ctx context.Context, c *routeCall) (any, error) {
 		if k, ok := c.path["kind"]; ok && k != "local" && k != "session" {
 			return nil, routeError(400, "kind must be local|session")
 		}
-		args, err := c.args(verb, nil)
+		// The path's :kind is the action's store (kind is the act kind in
+		// the agent's flat schema).
+		args, err := c.args(verb, map[string]string{"kind": "store"})
 		if err != nil {
 			return nil, err
 		}
-		args["action"] = action
+		args["op"] = op
 		return c.invoke(ctx, verb, args)
 	}
 }

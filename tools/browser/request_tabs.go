@@ -73,7 +73,7 @@ func tabsActionRoute(ctx context.Context, c *routeCall) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		args["action"] = "label"
+		args["op"] = "label"
 		return c.invoke(ctx, "tab", args)
 	case "select", "close":
 		if action == "select" && (!hasIndex || rawIndex == nil) {

@@ -26,8 +26,9 @@ type cookieParams struct {
 	HTTPOnly bool     `json:"httpOnly"`
 	Secure   bool     `json:"secure"`
 	SameSite string   `json:"sameSite"`
-	// storage's kind and key are actReq's Kind and Key (one JSON name
-	// per field in the flat params).
+	Store    string   `json:"store"`
+	// storage's key is actReq's Key (one JSON name per field in the
+	// flat params).
 }
 
 func registerState() {
@@ -35,11 +36,11 @@ func registerState() {
 		Description: "get lists every cookie of the browser's default context ({name, value, domain, path, expires, httpOnly, " +
 			"secure, sameSite}); set adds or replaces one, scoped by its url (the argument after the value; on this CLI --url is the gateway's flag) " +
 			"or by --domain and --path; clear removes them all.",
-		Args: []string{"action", "name", "value", "url"},
+		Args: []string{"op", "name", "value", "url"},
 		Examples: []string{"openclaw browser cookies", "openclaw browser cookies set session abc123 https://example.com",
 			"openclaw browser cookies set theme dark --domain example.com --path / --same-site Lax", "openclaw browser cookies clear"},
 		Schema: schemaHead +
-			"," + `"action":{"type":"string","enum":["get","set","clear"],"description":"Default get"}` +
+			"," + propOp +
 			"," + `"name":{"type":"string","description":"Cookie name (set)"}` +
 			"," + `"value":{"type":"string","description":"Cookie value (set)"}` +
 			"," + `"url":{"type":"string","description":"URL the cookie is for (set; or domain and path)"}` +
@@ -54,15 +55,15 @@ func registerState() {
 	reg(&tools.Action{Verb: "storage", Summary: "localStorage or sessionStorage of the tab: storage local|session [get [key]], set <key> <value>, clear",
 		Description: "get answers {values: {key: value}} (all keys, or the one asked for); set writes one key; clear empties it. " +
 			"It runs in the tab's page, so it is that page's origin's storage.",
-		Args: []string{"kind", "action", "key", "value"},
+		Args: []string{"store", "op", "key", "value"},
 		Examples: []string{"openclaw browser storage local get", "openclaw browser storage session set token abc",
 			"openclaw browser storage local clear"},
 		Schema: schemaHead +
-			"," + `"kind":{"type":"string","enum":["local","session"]}` +
-			"," + `"action":{"type":"string","enum":["get","set","clear"],"description":"Default get"}` +
+			"," + `"store":{"type":"string","enum":["local","session"],"description":"localStorage or sessionStorage"}` +
+			"," + propOp +
 			"," + `"key":{"type":"string"}` +
 			"," + `"value":{"type":"string","description":"Value to set (default empty)"}` +
-			`},"required":["kind"]}`,
+			`},"required":["store"]}`,
 		Run: withSession(storageAction)})
 }
 
@@ -74,7 +75,7 @@ func cookiesAction(ctx context.Context, env *tools.Env, s *session, p params) (a
 	}
 	b := s.b.Context(ctx)
 	out := map[string]any{"ok": true, "targetId": string(id)}
-	switch p.Action {
+	switch p.Op {
 	case "", "get":
 		res, err := proto.StorageGetCookies{}.Call(b)
 		if err != nil {
@@ -100,7 +101,7 @@ func cookiesAction(ctx context.Context, env *tools.Env, s *session, p params) (a
 			return nil, tools.Errorf(tools.CodeFailed, "cookies clear: %v", err)
 		}
 	default:
-		return nil, tools.Errorf(tools.CodeInvalidParams, "unknown cookies action %q (get, set, clear)", p.Action)
+		return nil, tools.Errorf(tools.CodeInvalidParams, "unknown cookies op %q (get, set, clear)", p.Op)
 	}
 	return tools.JSONResult(out)
 }
@@ -144,10 +145,10 @@ const storageJS = `(kind, op, key, value) => {
 
 // storageAction reads or writes the tab's localStorage or sessionStorage.
 func storageAction(ctx context.Context, env *tools.Env, s *session, p params) (any, error) {
-	if p.Kind != "local" && p.Kind != "session" {
-		return nil, tools.Errorf(tools.CodeInvalidParams, "kind must be local|session")
+	if p.Store != "local" && p.Store != "session" {
+		return nil, tools.Errorf(tools.CodeInvalidParams, "store must be local|session")
 	}
-	op := firstNonEmpty(p.Action, "get")
+	op := firstNonEmpty(p.Op, "get")
 	switch op {
 	case "get", "clear":
 	case "set":
@@ -155,15 +156,15 @@ func storageAction(ctx context.Context, env *tools.Env, s *session, p params) (a
 			return nil, tools.Errorf(tools.CodeInvalidParams, "key is required")
 		}
 	default:
-		return nil, tools.Errorf(tools.CodeInvalidParams, "unknown storage action %q (get, set, clear)", op)
+		return nil, tools.Errorf(tools.CodeInvalidParams, "unknown storage op %q (get, set, clear)", op)
 	}
 	pg, err := s.page(p.TargetID)
 	if err != nil {
 		return nil, err
 	}
-	res, err := pg.Context(ctx).Evaluate(rod.Eval(storageJS, p.Kind, op, strings.TrimSpace(p.Key), p.Value))
+	res, err := pg.Context(ctx).Evaluate(rod.Eval(storageJS, p.Store, op, strings.TrimSpace(p.Key), p.Value))
 	if err != nil {
-		return nil, tools.Errorf(tools.CodeFailed, "storage %s %s: %v", p.Kind, op, err)
+		return nil, tools.Errorf(tools.CodeFailed, "storage %s %s: %v", p.Store, op, err)
 	}
 	out := map[string]any{"ok": true, "targetId": string(pg.TargetID)}
 	if op == "get" {

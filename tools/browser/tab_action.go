@@ -13,7 +13,7 @@ import (
 // is index from 0, or a number in targetId counting from 1, as the CLI
 // types it; anything else in targetId names the tab as everywhere.
 func tabAction(ctx context.Context, env *tools.Env, s *session, p params) (any, error) {
-	switch p.Action {
+	switch p.Op {
 	case "", "list":
 		ts, err := s.tabs()
 		if err != nil {
@@ -71,7 +71,7 @@ func tabAction(ctx context.Context, env *tools.Env, s *session, p params) (any, 
 		if err != nil {
 			return nil, err
 		}
-		if p.Action == "select" {
+		if p.Op == "select" {
 			if _, err := pg.Activate(); err != nil {
 				return nil, tools.Errorf(tools.CodeFailed, "tab select: %v", err)
 			}
@@ -81,7 +81,7 @@ func tabAction(ctx context.Context, env *tools.Env, s *session, p params) (any, 
 		}
 		return tools.JSONResult(map[string]any{"ok": true, "targetId": string(id)})
 	}
-	return nil, tools.Errorf(tools.CodeInvalidParams, "unknown tab action %q (list, new, label, select, close)", p.Action)
+	return nil, tools.Errorf(tools.CodeInvalidParams, "unknown tab op %q (list, new, label, select, close)", p.Op)
 }
 
 // tabAt is the tab select and close act on: the position (index from 0,
@@ -98,7 +98,7 @@ func (s *session) tabAt(p params) (proto.TargetTargetID, error) {
 		index = n - 1
 	}
 	if index < 0 {
-		if p.TargetID == "" && p.Action == "select" {
+		if p.TargetID == "" && p.Op == "select" {
 			return "", tools.Errorf(tools.CodeInvalidParams, "index is required")
 		}
 		return s.target(p.TargetID)
