@@ -108,7 +108,11 @@ func TestGatewayExecApprovalResolvedFromSecondCLI(t *testing.T) {
 	if sid == "" {
 		t.Fatalf("allowing did not start the command: %s", out)
 	}
-	poll, _, code := runGwCLI(t, g, "process", "poll", sid, "--timeout", "10000", "--json")
+	// The tool's own wait (its "timeout" param, in ms: up to 10 s for the
+	// exit). The CLI's --timeout is the call's deadline, not this param:
+	// with it the poll answered at once and a loaded machine had not run
+	// touch yet ("still running").
+	poll, _, code := runGwCLI(t, g, "process", "poll", "--params", `{"sessionId":"`+sid+`","timeout":10000}`, "--json")
 	if code != 0 || gjson.Get(poll, "details.status").String() != "completed" {
 		t.Fatalf("poll: %d %s", code, poll)
 	}
