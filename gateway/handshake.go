@@ -288,13 +288,24 @@ func (c *conn) handleConnect(id string, p *protocol.ConnectParams) {
 		c.rejectConnect(id, protocol.NewError(protocol.ErrUnavailable, "could not build hello-ok", nil), protocol.CloseTryAgainLater, "")
 		return
 	}
-	c.sendResponse(&protocol.Response{Type: protocol.TypeRes, ID: id, OK: true, Payload: hello})
-
+	// hello-ok goes out under c.mu, with the connection already authed:
+	// a client may send requests the moment it reads hello-ok, and the
+	// read loop must then find it ready (or wait for the lock), not still
+	// connecting, where frames are queued up to 15 and the 16th closes
+	// 1008 "too many pending handshake frames".
 	c.mu.Lock()
 	c.sess = sess
 	c.authed.Store(true)
 	if c.hsTimer != nil {
 		c.hsTimer.Stop()
+	}
+	c.sendResponse(&protocol.Response{Type: protocol.TypeRes, ID: id, OK: true, Payload: hello})
+	// A broadcast target before any request is dispatched (events after
+	// hello-ok, never before): a shutdown that lands while its first
+	// requests run must still reach it with the shutdown event.
+	s.markReady(c)
+	if hook := s.afterHello.Load(); hook != nil {
+		(*hook)(c)
 	}
 	// Replay queued frames before the read loop may dispatch newer ones,
 	// so requests start in the order they were sent.
@@ -304,7 +315,6 @@ func (c *conn) handleConnect(id string, p *protocol.ConnectParams) {
 	c.pending = nil
 	c.state = stateReady
 	c.mu.Unlock()
-	s.markReady(c)
 	s.log.Debugf("conn %s (%s): %s %s/%s connected, scopes %v", c.id, c.ip, sess.role, sess.client.ID, sess.client.Mode, sess.scopes)
 }
 

@@ -58,10 +58,13 @@ type Server struct {
 	limiter  authLimiter
 	restart  restartState
 	watch    configWatch
-	svc      provided     // typed services for handlers (services.go)
-	jobs     *jobRunner   // background work outliving its request (jobs.go)
-	db       *store.Store // state database (state.go), nil without a state dir
-	sweeper  *media.Sweeper
+	// afterHello runs once a connect's hello-ok is queued, before the
+	// connection dispatches requests (tests pause the connect there).
+	afterHello atomic.Pointer[func(*conn)]
+	svc        provided     // typed services for handlers (services.go)
+	jobs       *jobRunner   // background work outliving its request (jobs.go)
+	db         *store.Store // state database (state.go), nil without a state dir
+	sweeper    *media.Sweeper
 }
 
 // New validates the options and prepares a server; it does not bind yet.
