@@ -52,7 +52,7 @@ func TestGatewayExecMemoryBounded(t *testing.T) {
 		t.Fatalf("foreground exec: %d %.500s %s", code, out, stderr)
 	}
 	for deadline := time.Now().Add(10 * time.Minute); ; {
-		out, stderr, code = runGwCLI(t, g, "process", "poll", sid, "--timeout", "30000", "--json")
+		out, stderr, code = runGwCLI(t, g, "process", "poll", sid, "--tool-timeout", "30000", "--timeout", "60s", "--json")
 		if code != 0 {
 			t.Fatalf("poll: %d %.500s %s", code, out, stderr)
 		}

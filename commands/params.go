@@ -59,8 +59,8 @@ func buildParams(c *cli.Context, a *tools.Action, stdin io.Reader) (map[string]a
 		return nil, tools.Errorf(tools.CodeUsage, "unexpected argument %q (this command takes %s)", extra[0], argsUsage(a))
 	}
 	for _, p := range props {
-		fl := kebab(p.Name)
-		if reservedFlags[fl] || !c.IsSet(fl) {
+		fl := propFlag(a, p)
+		if fl == "" || !c.IsSet(fl) {
 			continue
 		}
 		if pos, ok := positional[p.Name]; ok && !sameArgs(c, p, fl, pos) {

@@ -109,6 +109,9 @@ func (r *runtime) actionCommand(a *tools.Action, name string) *cli.Command {
 			if err != nil {
 				return err
 			}
+			if err := r.takeURLParam(c, a, params); err != nil { // urlparam.go
+				return err
+			}
 			r.sink = newSink(r.stdout, r.stderr, c.Bool("stream"), c.Bool("json"))
 			r.expectFinal = true
 			res, err := r.run(c, a, params)
@@ -143,16 +146,39 @@ func actionFlags(a *tools.Action) []cli.Flag {
 	return append(flags, schemaFlags(a)...)
 }
 
-// schemaFlags are an action's schema properties as flags (camelCase →
-// kebab-case), except those named like a flag every command has.
+// propFlag is the flag of a schema property: its name in kebab case, or
+// tool-<name> when every command already has a flag of that name (process
+// poll's wait `timeout` is --tool-timeout; --timeout is the call's own
+// deadline). "" when the property is only positional or stdin: its flag
+// would shadow nothing and clutter the help.
+func propFlag(a *tools.Action, p prop) string {
+	fl := kebab(p.Name)
+	if !reservedFlags[fl] {
+		return fl
+	}
+	if p.Name == a.StdinParam {
+		return ""
+	}
+	for _, arg := range a.Args {
+		if strings.TrimSuffix(arg, "...") == p.Name {
+			return ""
+		}
+	}
+	return "tool-" + fl
+}
+
+// schemaFlags are an action's schema properties as flags (see propFlag).
 func schemaFlags(a *tools.Action) []cli.Flag {
 	var flags []cli.Flag
 	for _, p := range schemaProps(a.Schema) {
-		fl := kebab(p.Name)
-		if reservedFlags[fl] {
+		fl := propFlag(a, p)
+		if fl == "" {
 			continue
 		}
 		usage := p.Description
+		if fl != kebab(p.Name) {
+			usage = strings.TrimSpace(usage + " (the tool's " + p.Name + " param; --" + kebab(p.Name) + " is this command's own flag)")
+		}
 		if len(p.Enum) > 0 {
 			usage += " (" + strings.Join(p.Enum, "|") + ")"
 		}

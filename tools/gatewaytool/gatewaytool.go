@@ -41,12 +41,17 @@ func init() {
 		if len(required) > 0 {
 			req = `["` + strings.Join(required, `","`) + `"]`
 		}
-		var args []string
-		if verb == "config.schema.lookup" {
+		var args, examples []string
+		var stdin string
+		switch verb {
+		case "config.schema.lookup":
 			args = []string{"path"}
+		case "config.patch", "config.apply": // the JSON5 text as an argument or on stdin
+			args, stdin = []string{"raw"}, "raw"
+			examples = []string{"openclaw gateway " + verb + ` '{tools: {profile: "coding"}}'`, "openclaw gateway " + verb + " < change.json5"}
 		}
 		tools.Register(&tools.Action{
-			Tool: "gateway", Verb: verb, Summary: summary, Scope: scope, Where: tools.Gateway, Args: args,
+			Tool: "gateway", Verb: verb, Summary: summary, Scope: scope, Where: tools.Gateway, Args: args, StdinParam: stdin, Examples: examples,
 			Schema: `{"type":"object","properties":{` + props + `,` + gatewayToolCommon + `},"required":` + string(req) + `,"additionalProperties":false}`,
 			Run:    run, Render: render,
 		})
