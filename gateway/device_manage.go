@@ -66,25 +66,11 @@ func runRename(ctx context.Context, env *tools.Env, params json.RawMessage) (any
 }
 
 func runRotate(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
-	s, err := serverFrom(env, "device.token.rotate")
+	op, err := startTokenOp(env, params, "device.token.rotate", "rotation", msgRotateDenied)
 	if err != nil {
 		return nil, err
 	}
-	p, err := decodeTokenParams(params)
-	if err != nil {
-		return nil, err
-	}
-	dc := callerOf(env)
-	deny := func(reason string) error {
-		s.log.Warnf("device token rotation denied device=%s role=%s reason=%s", short(p.DeviceID), p.Role, reason)
-		return tools.Errorf(protocol.ErrInvalidRequest, msgRotateDenied)
-	}
-	switch {
-	case dc.deniesCrossDevice(p.DeviceID):
-		return nil, deny("device-ownership-mismatch")
-	case dc.deniesRole(p.Role):
-		return nil, deny("role-management-requires-admin")
-	}
+	s, p, dc, deny := op.s, op.p, op.dc, op.deny
 	var scopes []string
 	if p.Scopes != nil {
 		scopes = nonNil(*p.Scopes)
@@ -107,25 +93,11 @@ func runRotate(ctx context.Context, env *tools.Env, params json.RawMessage) (any
 }
 
 func runRevoke(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
-	s, err := serverFrom(env, "device.token.revoke")
+	op, err := startTokenOp(env, params, "device.token.revoke", "revocation", msgRevokeDenied)
 	if err != nil {
 		return nil, err
 	}
-	p, err := decodeTokenParams(params)
-	if err != nil {
-		return nil, err
-	}
-	dc := callerOf(env)
-	deny := func(reason string) error {
-		s.log.Warnf("device token revocation denied device=%s role=%s reason=%s", short(p.DeviceID), p.Role, reason)
-		return tools.Errorf(protocol.ErrInvalidRequest, msgRevokeDenied)
-	}
-	switch {
-	case dc.deniesCrossDevice(p.DeviceID):
-		return nil, deny("device-ownership-mismatch")
-	case dc.deniesRole(p.Role):
-		return nil, deny("role-management-requires-admin")
-	}
+	s, p, dc, deny := op.s, op.p, op.dc, op.deny
 	t, err := s.pairing.revokeToken(p.DeviceID, p.Role, dc.tokenCallerScopes(p.Role), nowMs())
 	if err != nil {
 		return nil, tokenOpError(err, deny)
@@ -144,4 +116,37 @@ func tokenOpError(err error, deny func(string) error) error {
 		}
 	}
 	return err
+}
+
+// tokenOp is what device.token.rotate and revoke start from: the server,
+// the params, the caller and the refusal the original gives (logged with
+// its reason), once the caller may manage that device and role at all.
+type tokenOp struct {
+	s    *Server
+	p    tokenParams
+	dc   deviceCaller
+	deny func(reason string) error
+}
+
+func startTokenOp(env *tools.Env, params json.RawMessage, method, what, denied string) (*tokenOp, error) {
+	s, err := serverFrom(env, method)
+	if err != nil {
+		return nil, err
+	}
+	p, err := decodeTokenParams(params)
+	if err != nil {
+		return nil, err
+	}
+	op := &tokenOp{s: s, p: p, dc: callerOf(env)}
+	op.deny = func(reason string) error {
+		s.log.Warnf("device token %s denied device=%s role=%s reason=%s", what, short(p.DeviceID), p.Role, reason)
+		return tools.Errorf(protocol.ErrInvalidRequest, "%s", denied)
+	}
+	switch {
+	case op.dc.deniesCrossDevice(p.DeviceID):
+		return nil, op.deny("device-ownership-mismatch")
+	case op.dc.deniesRole(p.Role):
+		return nil, op.deny("role-management-requires-admin")
+	}
+	return op, nil
 }
