@@ -579,6 +579,7 @@ func capturePage(ctx context.Context, env *tools.Env, s *session, p params, pdf 
 	defer cancel()
 	pg = pg.Context(cctx)
 	var data []byte
+	var src io.Reader // what is stored: the screenshot's bytes, or the PDF as Chromium streams it
 	mime, hint := "image/png", "screenshot.png"
 	switch {
 	case pdf:
@@ -586,10 +587,8 @@ func capturePage(ctx context.Context, env *tools.Env, s *session, p params, pdf 
 		if err != nil {
 			return nil, tools.Errorf(tools.CodeFailed, "pdf: %v", err)
 		}
-		if data, err = io.ReadAll(r); err != nil {
-			return nil, tools.Errorf(tools.CodeFailed, "pdf: %v", err)
-		}
-		mime, hint = "application/pdf", "page.pdf"
+		defer r.Close()
+		src, mime, hint = r, "application/pdf", "page.pdf"
 	default:
 		format := proto.PageCaptureScreenshotFormatPng
 		if p.Type == "jpeg" {
@@ -617,8 +616,14 @@ func capturePage(ctx context.Context, env *tools.Env, s *session, p params, pdf 
 			}
 		}
 	}
-	ref, err := media.Save(ctx, bytes.NewReader(data), mime, hint)
+	if src == nil {
+		src = bytes.NewReader(data)
+	}
+	ref, err := media.Save(ctx, src, mime, hint)
 	if err != nil {
+		if pdf {
+			return nil, tools.Errorf(tools.CodeFailed, "pdf: %v", err)
+		}
 		return nil, tools.AsError(err)
 	}
 	url := ""
