@@ -42,7 +42,7 @@ func TestMMRSpreadsNearDuplicates(t *testing.T) {
 	order := func(hs []Hit) string {
 		s := ""
 		for _, h := range hs {
-			s += h.Path[len("memory/"):len("memory/")+1]
+			s += h.Path[len("memory/") : len("memory/")+1]
 		}
 		return s
 	}
