@@ -67,6 +67,12 @@ func normalizeArgs(app *cli.App, args []string) []string {
 			pos = append(pos, a)
 			continue
 		}
+		if name == "help" || name == "h" {
+			// Help wins wherever it stands: `openclaw read notes.md --help`
+			// shows read's help (urfave would look up a help topic
+			// "notes.md" and fail).
+			return append(out, "--help")
+		}
 		flags = append(flags, a)
 		if !hasVal && flagTakesValue(leaf, name) && i+1 < len(rest) {
 			i++
