@@ -101,6 +101,26 @@ func TestReadmeInlineCommandsExist(t *testing.T) {
 			checked++
 		}
 	}
+	// The browser section writes its actions without `openclaw browser`.
+	if i := strings.Index(string(b), "\n### Browser"); i >= 0 {
+		sec := string(b)[i:]
+		if j := strings.Index(sec[1:], "\n### "); j >= 0 {
+			sec = sec[:j+1]
+		}
+		for _, span := range regexp.MustCompile("`([a-z][a-z-]*)( [^`]*)?`").FindAllStringSubmatch(sec, -1) {
+			path := []string{"browser", span[1]}
+			h := helpOf(path)
+			if h == "" {
+				continue // not an action: a key or a result field
+			}
+			for _, f := range flag.FindAllString(span[2], -1) {
+				if !strings.Contains(h, "   "+f+" ") && !strings.Contains(h, "   "+f+",") && !strings.Contains(h, ", "+f+" ") {
+					t.Errorf("README browser section: `%s%s`: `openclaw browser %s` has no %s flag", span[1], span[2], span[1], f)
+				}
+			}
+			checked++
+		}
+	}
 	if checked < 30 {
 		t.Fatalf("checked only %d inline commands; is the README there?", checked)
 	}
