@@ -102,14 +102,12 @@ func (p *pairingStore) revokeToken(devID, role string, callerScopes []string, no
 			return store.DeviceToken{}, err
 		}
 	}
-	prev := d.Tokens
-	d.Tokens = slices.Clone(d.Tokens)
-	d.Tokens[i].RevokedAtMs = now
-	if err := p.saveLocked(); err != nil {
-		d.Tokens = prev
+	t := d.Tokens[i]
+	t.RevokedAtMs = now
+	if err := p.setTokenLocked(d, i, t); err != nil {
 		return store.DeviceToken{}, err
 	}
-	return d.Tokens[i], nil
+	return t, nil
 }
 
 // scopesWithin checks that allowed covers every requested scope of the

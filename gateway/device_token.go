@@ -81,6 +81,15 @@ func (p *pairingStore) putTokenLocked(d *pairedDevice, i int, entry store.Device
 	tok := base64.RawURLEncoding.EncodeToString(raw[:])
 	h := hashToken(tok)
 	entry.Hash = hex.EncodeToString(h[:])
+	if err := p.setTokenLocked(d, i, entry); err != nil {
+		return "", err
+	}
+	return tok, nil
+}
+
+// setTokenLocked puts entry at index i of the device's tokens (appended
+// when i < 0) and saves; the device is left unchanged when the save fails.
+func (p *pairingStore) setTokenLocked(d *pairedDevice, i int, entry store.DeviceToken) error {
 	prev := d.Tokens
 	d.Tokens = slices.Clone(d.Tokens)
 	if i < 0 {
@@ -90,9 +99,9 @@ func (p *pairingStore) putTokenLocked(d *pairedDevice, i int, entry store.Device
 	}
 	if err := p.saveLocked(); err != nil {
 		d.Tokens = prev
-		return "", err
+		return err
 	}
-	return tok, nil
+	return nil
 }
 
 // checkToken finds the paired device a token was issued to. Every stored
