@@ -7,51 +7,28 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
-	"time"
+
+	"github.com/openclaw-go/openclaw/flock"
 )
 
-// fileLock is an exclusive flock(2) on <config>.lock. It serialises
-// writers across processes (the CLI and the gateway) and, because each
-// lock takes its own open file description, across goroutines too. The
-// lock file is never removed: removing it would let two writers lock
-// different inodes.
-type fileLock struct{ f *os.File }
+// fileLock is the config's write lock: an exclusive flock on
+// <config>.lock, which serialises writers across processes (the CLI and
+// the gateway) and goroutines.
+type fileLock struct{ release func() }
 
 // lockConfig takes the write lock of the config at path, waiting until it
 // is free or ctx is done. The config directory must exist.
 func lockConfig(ctx context.Context, path string) (*fileLock, error) {
-	f, err := os.OpenFile(path+".lock", os.O_RDWR|os.O_CREATE, 0o600)
+	release, err := flock.Lock(ctx, path+".lock")
 	if err != nil {
-		return nil, fmt.Errorf("config lock: %w", err)
+		return nil, fmt.Errorf("config %w", err)
 	}
-	wait := time.Millisecond
-	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if err == nil {
-			return &fileLock{f: f}, nil
-		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
-			f.Close()
-			return nil, fmt.Errorf("config lock %s.lock: %w", path, err)
-		}
-		// flock(2) cannot be interrupted by a context: poll with backoff.
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			f.Close()
-			return nil, fmt.Errorf("config lock %s.lock: another writer holds it: %w", path, ctx.Err())
-		case <-t.C:
-		}
-		wait = min(wait*2, 50*time.Millisecond)
-	}
+	return &fileLock{release: release}, nil
 }
 
 func (l *fileLock) unlock() {
-	if l != nil && l.f != nil {
-		_ = syscall.Flock(int(l.f.Fd()), syscall.LOCK_UN)
-		_ = l.f.Close()
+	if l != nil && l.release != nil {
+		l.release()
 	}
 }
 

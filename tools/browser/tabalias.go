@@ -3,16 +3,13 @@ package browser
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
-	"time"
 
 	"github.com/go-rod/rod/lib/proto"
+	"github.com/openclaw-go/openclaw/flock"
 	"github.com/openclaw-go/openclaw/tools"
 )
 
@@ -72,7 +69,10 @@ func (s *session) readAliases() *tabAliases {
 // order), and, when label is set, target gets it (taken from any other
 // tab that had it). It writes only when something changed.
 func (s *session) syncAliases(ctx context.Context, live []*proto.TargetTargetInfo, target proto.TargetTargetID, label string) (*tabAliases, error) {
-	unlock, err := lockFile(ctx, filepath.Join(s.p.Dir, "tab-aliases.lock"))
+	if err := os.MkdirAll(s.p.Dir, 0o700); err != nil {
+		return nil, tools.Errorf(tools.CodeFailed, "browser tab aliases: %v", err)
+	}
+	unlock, err := flock.Lock(ctx, filepath.Join(s.p.Dir, "tab-aliases.lock"))
 	if err != nil {
 		return nil, tools.Errorf(tools.CodeFailed, "browser tab aliases: %v", err)
 	}
@@ -155,38 +155,4 @@ func resolveTab(ts []*proto.TargetTargetInfo, a *tabAliases, ref string) (*proto
 		return nil, tools.Errorf(tools.CodeNotFound, "tab %q not found: list tabs with `openclaw browser tabs`", ref)
 	}
 	return pick, nil
-}
-
-// lockFile takes an exclusive flock on path, waiting until it is free or
-// ctx is done; the returned func releases it. The lock file stays (removing
-// it would let two writers lock different inodes).
-func lockFile(ctx context.Context, path string) (func(), error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, err
-	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, err
-	}
-	wait := time.Millisecond
-	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if err == nil {
-			return func() { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN); _ = f.Close() }, nil
-		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
-			f.Close()
-			return nil, fmt.Errorf("lock %s: %w", path, err)
-		}
-		// flock(2) cannot be interrupted by a context: poll with backoff.
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			f.Close()
-			return nil, fmt.Errorf("lock %s: %w", path, ctx.Err())
-		case <-t.C:
-		}
-		wait = min(wait*2, 50*time.Millisecond)
-	}
 }
