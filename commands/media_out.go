@@ -23,13 +23,8 @@ import (
 // mediaFlags gives actions whose results carry files an --out flag (unless
 // their schema already has an "out" property).
 func mediaFlags(a *tools.Action) []cli.Flag {
-	if !a.Media {
+	if !a.Media || hasProp(a, "out") {
 		return nil
-	}
-	for _, p := range schemaProps(a.Schema) {
-		if p.Name == "out" {
-			return nil
-		}
 	}
 	return []cli.Flag{&cli.StringFlag{Name: "out", Usage: "copy the file the result refers to (MEDIA:<path>) to `FILE`; " +
 		"an existing directory keeps the file names, - writes the bytes to stdout. A relayed call fetches it from the gateway"}}

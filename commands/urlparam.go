@@ -37,6 +37,7 @@ func isGatewayURL(v string) bool {
 	return err == nil && (strings.EqualFold(u.Scheme, "ws") || strings.EqualFold(u.Scheme, "wss"))
 }
 
+// hasProp reports whether the action's schema has a property name.
 func hasProp(a *tools.Action, name string) bool {
 	for _, p := range schemaProps(a.Schema) {
 		if p.Name == name {
