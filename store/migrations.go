@@ -1,6 +1,7 @@
 package store
 
-// migrations is the schema history, in order. Append only.
+// migrations is the core family's schema history (CoreFamily), in order.
+// Append only; a family's own tables go in its own Family.
 var migrations = []Migration{
 	{Version: 1, Name: "meta", Up: execAll(
 		// meta holds one-off markers, e.g. which legacy files were imported.

@@ -38,19 +38,20 @@ type Store struct {
 func Path(stateDir string) string { return filepath.Join(stateDir, FileName) }
 
 // Open opens (creating if needed) <stateDir>/openclaw.db and applies pending
-// migrations. The state dir is created 0700 and the file is 0600.
-func Open(ctx context.Context, stateDir string) (*Store, error) {
+// migrations: the core family's, then each of fams in the order given. The
+// state dir is created 0700 and the file is 0600.
+func Open(ctx context.Context, stateDir string, fams ...Family) (*Store, error) {
 	if stateDir == "" {
 		return nil, fmt.Errorf("store: no state dir")
 	}
 	if err := os.MkdirAll(stateDir, 0o700); err != nil {
 		return nil, fmt.Errorf("store: state dir: %w", err)
 	}
-	return OpenFile(ctx, Path(stateDir))
+	return OpenFile(ctx, Path(stateDir), fams...)
 }
 
 // OpenFile opens the database at path (see Open).
-func OpenFile(ctx context.Context, path string) (*Store, error) {
+func OpenFile(ctx context.Context, path string, fams ...Family) (*Store, error) {
 	// Create the file ourselves so its mode is 0600 from the first byte.
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
@@ -66,7 +67,8 @@ func OpenFile(ctx context.Context, path string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	if err := migrate(ctx, db, migrations); err != nil {
+	all := append([]Family{{Name: CoreFamily, Migrations: migrations}}, fams...)
+	if err := migrate(ctx, db, all); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("store: %s: %w", path, err)
 	}

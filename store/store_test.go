@@ -97,7 +97,7 @@ func TestMigrationIsAtomic(t *testing.T) {
 			return errors.New("boom")
 		},
 	})
-	if err := migrate(ctx, s.DB(), ms); err == nil || !strings.Contains(err.Error(), "boom") {
+	if err := migrate(ctx, s.DB(), core(ms)); err == nil || !strings.Contains(err.Error(), "boom") {
 		t.Fatalf("want the migration's error, got %v", err)
 	}
 	if v, _ := s.SchemaVersion(ctx); v != base {
@@ -109,10 +109,10 @@ func TestMigrationIsAtomic(t *testing.T) {
 	}
 	// The fixed migration then applies once.
 	ms[base].Up = execAll(`CREATE TABLE half(x INTEGER)`)
-	if err := migrate(ctx, s.DB(), ms); err != nil {
+	if err := migrate(ctx, s.DB(), core(ms)); err != nil {
 		t.Fatal(err)
 	}
-	if err := migrate(ctx, s.DB(), ms); err != nil {
+	if err := migrate(ctx, s.DB(), core(ms)); err != nil {
 		t.Fatalf("re-running applied migrations: %v", err)
 	}
 	if v, _ := s.SchemaVersion(ctx); v != base+1 {
@@ -135,7 +135,7 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 func TestMigrationNumbering(t *testing.T) {
 	bad := []Migration{{Version: 2, Name: "gap", Up: execAll()}}
 	s, _ := openTemp(t)
-	if err := migrate(context.Background(), s.DB(), bad); err == nil {
+	if err := migrate(context.Background(), s.DB(), core(bad)); err == nil {
 		t.Fatal("a gap in migration versions must be refused")
 	}
 }

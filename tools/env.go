@@ -45,7 +45,15 @@ type Env struct {
 	Store Store
 	// Media stores result files.
 	Media Media
-	// Services are the running gateway services by name (read-only).
+	// Conns sends to one connection by id; ConnID is the caller's ("" when
+	// the call did not come over a gateway connection).
+	Conns  Conns
+	ConnID string
+	// Routes registers HTTP routes behind the gateway's auth (services).
+	Routes Routes
+	// Services are the running gateway services by name (read-only): all
+	// of them for a handler, only the required ones for a constructor.
+	// Reach one through its ServiceKey (service.go).
 	Services map[string]Service
 
 	in *callParams // set by Invoke for the handler (callparams.go)
@@ -89,6 +97,22 @@ func (e *Env) NeedStore(what string) (Store, error) {
 	return e.Store, nil
 }
 
+// NeedConns returns the connection sender or an UNREACHABLE error.
+func (e *Env) NeedConns(what string) (Conns, error) {
+	if e == nil || e.Conns == nil {
+		return nil, needGateway(what)
+	}
+	return e.Conns, nil
+}
+
+// NeedRoutes returns the route registry or an UNREACHABLE error.
+func (e *Env) NeedRoutes(what string) (Routes, error) {
+	if e == nil || e.Routes == nil {
+		return nil, needGateway(what)
+	}
+	return e.Routes, nil
+}
+
 // NeedMedia returns the media store or an UNREACHABLE error.
 func (e *Env) NeedMedia(what string) (Media, error) {
 	if e == nil || e.Media == nil {
@@ -99,6 +123,7 @@ func (e *Env) NeedMedia(what string) (Media, error) {
 
 // Service returns the running service registered under name, or an
 // UNREACHABLE error when this caller runs none (outside the gateway).
+// Prefer the family's typed ServiceKey.From.
 func (e *Env) Service(name, what string) (Service, error) {
 	if e != nil {
 		if s, ok := e.Services[name]; ok && s != nil {

@@ -5,8 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"io"
-	"sort"
-	"sync"
+	"net/http"
 	"time"
 )
 
@@ -110,50 +109,31 @@ type Deferred struct {
 	Final    func(ctx context.Context) (any, error)
 }
 
-// Service is a stateful family running inside the gateway (cron, process,
-// browser, nodes): started once after the gateway listens, stopped on
-// shutdown. Its actions reach it through Env.Service.
-type Service interface {
-	Start(ctx context.Context) error
-	Stop(ctx context.Context) error
+
+// Conns reaches one gateway connection by its id (hello-ok's
+// server.connId; Env.ConnID is the caller's): node.invoke.request goes to
+// one node, not to every connection with a scope.
+type Conns interface {
+	// Send queues one event frame (no seq: it is not a broadcast) for that
+	// connection only. It fails when the connection is unknown, not past
+	// its handshake, or closing.
+	Send(connID, event string, payload any) error
+	// Closed returns a channel closed once that connection has closed
+	// (already closed when the id is unknown), so a service can drop what
+	// it holds for it.
+	Closed(connID string) <-chan struct{}
 }
 
-// ServiceSpec declares a service. New builds one instance per gateway (tests
-// run several gateways in one process) from the gateway's Env, which carries
-// the config, state dir and the other services (Store, Events, Jobs, Media).
-type ServiceSpec struct {
-	Name string
-	New  func(env *Env) (Service, error)
-}
-
-var (
-	servicesMu sync.Mutex
-	services   = map[string]ServiceSpec{}
-)
-
-// RegisterService adds a service, from an init function. It panics on a
-// duplicate name or a missing constructor, as Register does.
-func RegisterService(spec ServiceSpec) {
-	if spec.Name == "" || spec.New == nil {
-		panic("tools.RegisterService: service needs Name and New")
-	}
-	servicesMu.Lock()
-	defer servicesMu.Unlock()
-	if _, dup := services[spec.Name]; dup {
-		panic("tools.RegisterService: duplicate service " + spec.Name)
-	}
-	services[spec.Name] = spec
-}
-
-// Services returns every registered service, sorted by name (the order the
-// gateway starts them in; it stops them in reverse).
-func Services() []ServiceSpec {
-	servicesMu.Lock()
-	defer servicesMu.Unlock()
-	out := make([]ServiceSpec, 0, len(services))
-	for _, s := range services {
-		out = append(out, s)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
+// Routes lets a service serve HTTP on the gateway's port behind the
+// gateway's auth: the caller sends the gateway token or password, or the
+// device token of a paired operator device holding scope, as
+// "Authorization: Bearer <secret>" (401 without, 403 short of scope).
+// Patterns are net/http.ServeMux patterns ("GET /__openclaw__/canvas/").
+type Routes interface {
+	// Handle serves plain requests matching pattern. A duplicate or
+	// invalid pattern is an error.
+	Handle(pattern, scope string, h http.Handler) error
+	// HandleUpgrade serves WebSocket upgrades matching pattern that are
+	// not the gateway protocol (canvas live reload): h upgrades itself.
+	HandleUpgrade(pattern, scope string, h http.Handler) error
 }
