@@ -109,7 +109,6 @@ type Deferred struct {
 	Final    func(ctx context.Context) (any, error)
 }
 
-
 // Conns reaches one gateway connection by its id (hello-ok's
 // server.connId; Env.ConnID is the caller's): node.invoke.request goes to
 // one node, not to every connection with a scope.
