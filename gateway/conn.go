@@ -78,7 +78,8 @@ type conn struct {
 	sem        chan struct{}
 	reqWG      sync.WaitGroup
 	unauthRole atomic.Int32
-	afterReply sync.Map // request id → func() run once its response is queued (device_disconnect.go)
+	afterReply sync.Map      // request id → func() run once its response is queued (device_disconnect.go)
+	gone       chan struct{} // closed once the server has forgotten the socket (tools.Conns.Closed)
 }
 
 func newConn(s *Server, ws *websocket.Conn, ip string, local bool) *conn {
@@ -91,6 +92,7 @@ func newConn(s *Server, ws *websocket.Conn, ip string, local bool) *conn {
 		readDone:   make(chan struct{}),
 		writerDone: make(chan struct{}),
 		sem:        make(chan struct{}, s.opts.MaxInflightPerConn),
+		gone:       make(chan struct{}),
 	}
 	c.lastSeen.Store(nowMs())
 	return c

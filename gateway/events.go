@@ -85,9 +85,13 @@ func (s *Server) markReady(c *conn) {
 func (s *Server) forget(c *conn) {
 	s.mu.Lock()
 	delete(s.conns, c)
+	if s.byID[c.id] == c {
+		delete(s.byID, c.id)
+	}
 	_, wasReady := s.ready[c]
 	delete(s.ready, c)
 	s.mu.Unlock()
+	close(c.gone)
 	if !wasReady {
 		s.releasePreauth(c.ip)
 		return

@@ -6,8 +6,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-
-	"github.com/gorilla/websocket"
 )
 
 // reservedUpgradePaths belong to protocols we do not serve (§1.2); an
@@ -17,40 +15,6 @@ var reservedUpgradePaths = map[string]bool{
 	"/desktop/observe":     true,
 	"/node-desktop/attach": true,
 	"/node-portal/attach":  true,
-}
-
-// ServeHTTP is the one handler of the port: WebSocket upgrades on any path,
-// plus the probe endpoints (§1.3).
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if websocket.IsWebSocketUpgrade(r) {
-		if reservedUpgradePaths[r.URL.Path] {
-			httpError(w, http.StatusNotFound, "not_found", "no WebSocket endpoint at "+r.URL.Path)
-			return
-		}
-		s.serveWS(w, r)
-		return
-	}
-	switch r.URL.Path {
-	case "/health", "/healthz":
-		if !allowGetHead(w, r) {
-			return
-		}
-		writeJSON(w, http.StatusOK, map[string]any{"ok": true, "status": "live"})
-	case "/ready", "/readyz":
-		if !allowGetHead(w, r) {
-			return
-		}
-		if s.serving.Load() && !s.stopping.Load() {
-			writeJSON(w, http.StatusOK, map[string]any{"ready": true})
-		} else {
-			writeJSON(w, http.StatusServiceUnavailable, map[string]any{"ready": false})
-		}
-	default:
-		if s.serveMedia(w, r) { // http_media.go
-			return
-		}
-		httpError(w, http.StatusNotFound, "not_found", "not found")
-	}
 }
 
 func allowGetHead(w http.ResponseWriter, r *http.Request) bool {
@@ -148,6 +112,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.conns[c] = struct{}{}
+	s.byID[c.id] = c
 	s.connWG.Add(1)
 	s.mu.Unlock()
 	defer s.connWG.Done()

@@ -4,9 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"os"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/openclaw-go/openclaw/protocol"
 	"github.com/openclaw-go/openclaw/store/media"
@@ -23,49 +21,17 @@ const MediaRoute = "/__openclaw__/media/"
 // result file is reading, as `read` itself is.
 const mediaScope = protocol.ScopeRead
 
-// serveMedia answers the media route; false means the path is not its.
-func (s *Server) serveMedia(w http.ResponseWriter, r *http.Request) bool {
-	if !strings.HasPrefix(r.URL.Path, MediaRoute) {
-		return false
-	}
+// serveMedia answers the media route, behind guard(mediaScope).
+func (s *Server) serveMedia(w http.ResponseWriter, r *http.Request) {
 	if !allowGetHead(w, r) {
-		return true
-	}
-	ip, local := clientIP(r), isDirectLocal(r)
-	now := time.Now()
-	if wait, locked := s.limiter.blocked(ip, local, now); locked {
-		w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
-		httpError(w, http.StatusTooManyRequests, "rate_limited", "too many failed authentication attempts (retry later)")
-		return true
-	}
-	secret := bearer(r)
-	// The same shared-secret check as the WebSocket connect (auth.go),
-	// else a device token of a paired operator device (device_token.go).
-	ar := s.authenticate(&protocol.ConnectParams{Auth: &protocol.ConnectAuth{Token: secret}})
-	var grant deviceTokenGrant
-	byDevice := false
-	if !ar.ok && secret != "" && s.auth.Load().mode != AuthNone {
-		grant, byDevice = s.pairing.checkToken(secret)
-	}
-	if !ar.ok && !byDevice {
-		if secret != "" {
-			s.limiter.fail(ip, local, now)
-		}
-		w.Header().Set("WWW-Authenticate", `Bearer realm="openclaw"`)
-		httpError(w, http.StatusUnauthorized, "unauthorized", "unauthorized: send the gateway token or password, or a paired device's token, as Authorization: Bearer <secret>")
-		return true
-	}
-	s.limiter.succeed(ip)
-	if byDevice && (grant.role != protocol.RoleOperator || !protocol.ScopeSatisfied(grant.scopes, mediaScope)) {
-		httpError(w, http.StatusForbidden, "forbidden", "forbidden: this device token lacks "+mediaScope+" (approve a scope upgrade for the device)")
-		return true
+		return
 	}
 	s.svc.mu.Lock()
 	md, _ := s.svc.media.(*media.Dir)
 	s.svc.mu.Unlock()
 	if md == nil {
 		httpError(w, http.StatusNotFound, "not_found", "this gateway keeps no media")
-		return true
+		return
 	}
 	f, ref, err := md.Open(strings.TrimPrefix(r.URL.Path, MediaRoute))
 	if err != nil {
@@ -75,13 +41,13 @@ func (s *Server) serveMedia(w http.ResponseWriter, r *http.Request) bool {
 			s.log.Warnf("media route: %v", err)
 			httpError(w, http.StatusInternalServerError, "error", "media file unreadable")
 		}
-		return true
+		return
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
 		httpError(w, http.StatusInternalServerError, "error", "media file unreadable")
-		return true
+		return
 	}
 	h := w.Header()
 	h.Set("Content-Type", ref.MimeType)
@@ -89,7 +55,6 @@ func (s *Server) serveMedia(w http.ResponseWriter, r *http.Request) bool {
 	h.Set("Cache-Control", "no-store")
 	h.Set("Content-Disposition", "attachment")
 	http.ServeContent(w, r, "", fi.ModTime(), f)
-	return true
 }
 
 // bearer is the token of an "Authorization: Bearer <token>" header.

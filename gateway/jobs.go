@@ -59,6 +59,7 @@ type jobRunner struct {
 	running  int
 	closed   bool
 	wg       sync.WaitGroup
+	repo     *jobRepo // job records in the state database (jobs_store.go); nil without one
 }
 
 // job is one unit of background work.
@@ -112,8 +113,14 @@ func (r *jobRunner) Start(spec tools.JobSpec) (tools.JobInfo, error) {
 	r.running++
 	r.wg.Add(1)
 	info := j.info
+	repo := r.repo
 	r.mu.Unlock()
 
+	if repo != nil {
+		if err := repo.insert(info); err != nil {
+			r.warnf("%v", err)
+		}
+	}
 	r.emit(taskEvent{Task: info})
 	go r.run(ctx, j, spec.Run)
 	return info, nil
@@ -151,17 +158,15 @@ func (r *jobRunner) run(ctx context.Context, j *job, fn func(context.Context, to
 	switch {
 	case err == nil:
 		j.info.Status, j.info.Result = tools.JobOK, raw
-	case j.cancelled || r.closed:
-		j.info.Status = tools.JobCancelled
-		if r.closed && !j.cancelled {
-			j.info.Error = tools.Errorf(tools.CodeInterrupted, "cancelled: the gateway stopped")
-		} else {
-			j.info.Error = tools.Errorf(tools.CodeInterrupted, "cancelled")
-		}
+	case j.cancelled:
+		j.info.Status, j.info.Error = tools.JobCancelled, tools.Errorf(tools.CodeInterrupted, "cancelled")
+	case r.closed:
+		j.info.Status, j.info.Error = tools.JobInterrupted, interruptedError()
 	default:
 		j.info.Status, j.info.Error = tools.JobError, tools.AsError(err)
 	}
 	info := j.info
+	repo := r.repo
 	r.running--
 	r.finished = append(r.finished, j.info.ID)
 	r.retained += len(raw)
@@ -173,6 +178,11 @@ func (r *jobRunner) run(ctx context.Context, j *job, fn func(context.Context, to
 	}
 	r.mu.Unlock()
 
+	if repo != nil {
+		if err := repo.finish(info); err != nil {
+			r.warnf("%v", err)
+		}
+	}
 	ev := taskEvent{Task: info}
 	if len(info.Result) > maxEventResultBytes {
 		ev.Task.Result, ev.ResultOmitted = nil, true

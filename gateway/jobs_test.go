@@ -206,7 +206,7 @@ func TestShutdownCancelsJobs(t *testing.T) {
 		t.Fatal("Serve returned with the job still running")
 	}
 	info, ok := ts.s.jobs.Get(id)
-	if !ok || info.Status != tools.JobCancelled || info.Error == nil || info.Error.Message != "cancelled: the gateway stopped" {
+	if !ok || info.Status != tools.JobInterrupted || info.Error == nil || info.Error.Message != "interrupted: the gateway stopped while it ran" {
 		t.Errorf("after shutdown: %+v", info)
 	}
 	if _, err := ts.s.jobs.Start(tools.JobSpec{Kind: "late", Run: func(context.Context, tools.Sink) (any, error) { return nil, nil }}); err == nil {

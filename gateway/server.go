@@ -18,6 +18,7 @@ import (
 	"github.com/openclaw-go/openclaw/protocol"
 	"github.com/openclaw-go/openclaw/store"
 	"github.com/openclaw-go/openclaw/store/media"
+	"github.com/openclaw-go/openclaw/tools"
 )
 
 // Server is one running gateway: a listener, its connections and the state
@@ -40,6 +41,7 @@ type Server struct {
 
 	mu          sync.Mutex
 	conns       map[*conn]struct{} // every open socket
+	byID        map[string]*conn   // the same, by connection id (conns.go)
 	ready       map[*conn]struct{} // sockets past hello-ok (broadcast targets)
 	preauthByIP map[string]int
 
@@ -61,9 +63,11 @@ type Server struct {
 	// afterHello runs once a connect's hello-ok is queued, before the
 	// connection dispatches requests (tests pause the connect there).
 	afterHello atomic.Pointer[func(*conn)]
-	svc        provided     // typed services for handlers (services.go)
-	jobs       *jobRunner   // background work outliving its request (jobs.go)
-	db         *store.Store // state database (state.go), nil without a state dir
+	svc        provided            // typed services for handlers (services.go)
+	specs      []tools.ServiceSpec // the registered services this gateway runs
+	routes     *routes             // HTTP routes, the gateway's and its services' (routes.go)
+	jobs       *jobRunner          // background work outliving its request (jobs.go)
+	db         *store.Store        // state database (state.go), nil without a state dir
 	sweeper    *media.Sweeper
 }
 
@@ -121,6 +125,7 @@ func New(opts Options) (*Server, error) {
 		started:      time.Now(),
 		authFromOpts: opts.AuthMode != "" || opts.Token != "" || opts.Password != "",
 		conns:        map[*conn]struct{}{},
+		byID:         map[string]*conn{},
 		ready:        map[*conn]struct{}{},
 		preauthByIP:  map[string]int{},
 		dedupe:       newDedupeCache(5*time.Minute, 1000),
@@ -129,6 +134,8 @@ func New(opts Options) (*Server, error) {
 	s.cfg.Store(cfg)
 	s.auth.Store(&auth)
 	s.heartbeats.Store(true)
+	s.specs = tools.Services()
+	s.routes = newRoutes(s)
 	s.jobs = newJobRunner(s.Broadcast, s.log.Warnf)
 	s.svc.jobs = s.jobs
 	s.limiter.limit = func() rateLimit { return rateLimitFrom(s.Config()) }

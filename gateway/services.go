@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/openclaw-go/openclaw/store"
 	"github.com/openclaw-go/openclaw/tools"
 )
 
@@ -60,6 +61,8 @@ func (s *Server) baseEnv() tools.Env {
 		Warn:     s.log,
 		Gateway:  control{s},
 		Events:   publisher{s},
+		Conns:    connSender{s},
+		Routes:   s.routes,
 		Jobs:     s.svc.jobs,
 		Store:    s.svc.store,
 		Media:    s.svc.media,
@@ -73,19 +76,32 @@ func (s *Server) baseEnv() tools.Env {
 // implementations (s.svc.jobs, s.svc.store, s.svc.media); nil until then.
 func (s *Server) provide(ctx context.Context) error { return s.startState(ctx) }
 
-// startServices builds and starts every registered service (tools.
-// RegisterService) in name order; on a failure it stops those already
-// started and returns the error, so the gateway does not run half-equipped.
+// startServices builds and starts the registered services (tools.
+// RegisterService) in dependency order (tools.ServiceOrder): each
+// constructor sees the base services and, in Env.Services, only what it
+// Requires, already started. A cycle, a missing dependency or a failing
+// service stops those already started and fails the start, naming the
+// services, so the gateway does not run half-equipped.
 func (s *Server) startServices(ctx context.Context) error {
 	if err := s.provide(ctx); err != nil {
 		return fmt.Errorf("gateway services: %w", err)
 	}
+	ordered, err := tools.ServiceOrder(s.specs)
+	if err != nil {
+		return fmt.Errorf("gateway %w", err)
+	}
 	running := map[string]tools.Service{}
 	var order []string
-	for _, spec := range tools.Services() {
+	for _, spec := range ordered {
 		env := s.baseEnv()
-		env.Services = running
+		env.Services = make(map[string]tools.Service, len(spec.Requires))
+		for _, d := range spec.Requires {
+			env.Services[d] = running[d]
+		}
 		svc, err := spec.New(&env)
+		if err == nil && svc == nil {
+			err = errors.New("constructor returned no service")
+		}
 		if err == nil {
 			err = svc.Start(ctx)
 		}
@@ -100,6 +116,23 @@ func (s *Server) startServices(ctx context.Context) error {
 	s.svc.running, s.svc.order = running, order
 	s.svc.mu.Unlock()
 	return nil
+}
+
+// serviceFamilies are the registered services' own migrations, applied
+// under each service's name when the store opens.
+func serviceFamilies(specs []tools.ServiceSpec) []store.Family {
+	var out []store.Family
+	for _, sp := range specs {
+		if len(sp.Migrations) == 0 {
+			continue
+		}
+		f := store.Family{Name: sp.Name}
+		for _, m := range sp.Migrations {
+			f.Migrations = append(f.Migrations, store.Migration{Version: m.Version, Name: m.Name, Up: m.Up})
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // stopServices stops the running services in reverse start order.

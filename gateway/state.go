@@ -21,7 +21,7 @@ func (s *Server) openState() error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	st, err := store.Open(ctx, dir)
+	st, err := store.Open(ctx, dir, append(gatewayFamilies(), serviceFamilies(s.specs)...)...)
 	if err != nil {
 		return fmt.Errorf("gateway state database: %w", err)
 	}
@@ -29,6 +29,10 @@ func (s *Server) openState() error {
 		s.log.Warnf("device pairing import: %v (the JSON file is left in place)", err)
 	} else if n > 0 {
 		s.log.Infof("imported %d paired device(s) from devices/paired.json into %s", n, st.FilePath())
+	}
+	if err := s.jobs.restore(ctx, jobRepo{st.DB()}); err != nil {
+		st.Close()
+		return fmt.Errorf("gateway state database: %w", err)
 	}
 	s.db = st
 	s.pairing.persist = pairedDB{st}

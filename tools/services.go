@@ -31,6 +31,8 @@ const (
 	JobOK        = "ok"
 	JobError     = "error"
 	JobCancelled = "cancelled"
+	// JobInterrupted: the gateway stopped (or was killed) while it ran.
+	JobInterrupted = "interrupted"
 )
 
 // JobSpec is work that outlives its request (background exec, agent runs,
@@ -47,7 +49,7 @@ type JobInfo struct {
 	ID        string          `json:"id"`
 	Kind      string          `json:"kind"`
 	Owner     string          `json:"owner,omitempty"`
-	Status    string          `json:"status"` // running|ok|error|cancelled
+	Status    string          `json:"status"` // running|ok|error|cancelled|interrupted
 	StartedAt time.Time       `json:"startedAt"`
 	EndedAt   time.Time       `json:"endedAt,omitzero"`
 	Result    json.RawMessage `json:"result,omitempty"`

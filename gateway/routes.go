@@ -1,0 +1,135 @@
+package gateway
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/openclaw-go/openclaw/protocol"
+)
+
+// routes is the gateway's HTTP side: net/http.ServeMux patterns for plain
+// requests (probes, media, services' routes) and a second mux for
+// WebSocket upgrades that are not the gateway protocol (a service's live
+// reload socket). Every other upgrade is the gateway protocol (§1.2). It is
+// the tools.Routes services register through.
+type routes struct {
+	s       *Server
+	plain   *http.ServeMux
+	upgrade *http.ServeMux
+}
+
+func newRoutes(s *Server) *routes {
+	rt := &routes{s: s, plain: http.NewServeMux(), upgrade: http.NewServeMux()}
+	rt.plain.HandleFunc("/health", s.serveLive)
+	rt.plain.HandleFunc("/healthz", s.serveLive)
+	rt.plain.HandleFunc("/ready", s.serveReady)
+	rt.plain.HandleFunc("/readyz", s.serveReady)
+	rt.plain.Handle(MediaRoute, s.guard(mediaScope, http.HandlerFunc(s.serveMedia)))
+	rt.plain.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		httpError(w, http.StatusNotFound, "not_found", "not found")
+	})
+	return rt
+}
+
+// ServeHTTP is the one handler of the port.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if websocket.IsWebSocketUpgrade(r) {
+		if h, pattern := s.routes.upgrade.Handler(r); pattern != "" {
+			h.ServeHTTP(w, r)
+			return
+		}
+		if reservedUpgradePaths[r.URL.Path] {
+			httpError(w, http.StatusNotFound, "not_found", "no WebSocket endpoint at "+r.URL.Path)
+			return
+		}
+		s.serveWS(w, r)
+		return
+	}
+	s.routes.plain.ServeHTTP(w, r)
+}
+
+// Handle serves pattern behind the gateway's auth (tools.Routes).
+func (rt *routes) Handle(pattern, scope string, h http.Handler) error {
+	return register(rt.plain, pattern, rt.s.guard(scope, h))
+}
+
+// HandleUpgrade serves WebSocket upgrades at pattern behind the gateway's
+// auth (tools.Routes); h does its own upgrade.
+func (rt *routes) HandleUpgrade(pattern, scope string, h http.Handler) error {
+	return register(rt.upgrade, pattern, rt.s.guard(scope, h))
+}
+
+// register turns ServeMux's panic on a bad or duplicate pattern into an
+// error for the service that asked.
+func register(mux *http.ServeMux, pattern string, h http.Handler) (err error) {
+	if h == nil {
+		return fmt.Errorf("route %q: no handler", pattern)
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("route %q: %v", pattern, p)
+		}
+	}()
+	mux.Handle(pattern, h)
+	return nil
+}
+
+func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
+	if !allowGetHead(w, r) {
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "status": "live"})
+}
+
+func (s *Server) serveReady(w http.ResponseWriter, r *http.Request) {
+	if !allowGetHead(w, r) {
+		return
+	}
+	if s.serving.Load() && !s.stopping.Load() {
+		writeJSON(w, http.StatusOK, map[string]any{"ready": true})
+	} else {
+		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"ready": false})
+	}
+}
+
+// guard admits a request carrying the gateway's token or password, or the
+// device token of a paired operator device holding scope, as a bearer
+// token: the same checks as the WebSocket connect (auth.go,
+// device_token.go), with the same failed-attempt limiter. 401 without a
+// valid secret, 403 for a device token short of scope.
+func (s *Server) guard(scope string, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ip, local := clientIP(r), isDirectLocal(r)
+		now := time.Now()
+		if wait, locked := s.limiter.blocked(ip, local, now); locked {
+			w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
+			httpError(w, http.StatusTooManyRequests, "rate_limited", "too many failed authentication attempts (retry later)")
+			return
+		}
+		secret := bearer(r)
+		ar := s.authenticate(&protocol.ConnectParams{Auth: &protocol.ConnectAuth{Token: secret}})
+		var grant deviceTokenGrant
+		byDevice := false
+		if !ar.ok && secret != "" && s.auth.Load().mode != AuthNone {
+			grant, byDevice = s.pairing.checkToken(secret)
+		}
+		if !ar.ok && !byDevice {
+			if secret != "" {
+				s.limiter.fail(ip, local, now)
+			}
+			w.Header().Set("WWW-Authenticate", `Bearer realm="openclaw"`)
+			httpError(w, http.StatusUnauthorized, "unauthorized", "unauthorized: send the gateway token or password, or a paired device's token, as Authorization: Bearer <secret>")
+			return
+		}
+		s.limiter.succeed(ip)
+		if byDevice && (grant.role != protocol.RoleOperator || !protocol.ScopeSatisfied(grant.scopes, scope)) {
+			httpError(w, http.StatusForbidden, "forbidden", "forbidden: this device token lacks "+scope+" (approve a scope upgrade for the device)")
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
