@@ -127,6 +127,7 @@ func (s *Server) invoke(ctx context.Context, c *conn, req *protocol.Request) (re
 		}
 	}()
 	env := s.env(c.sess)
+	env.ConnID = c.id                      // services answer this connection (tools.Conns)
 	env.Sink = &connSink{c: c, id: req.ID} // progress and events to this caller (sink.go)
 	out, final, err := tools.InvokeDeferred(ctx, env, tools.Call{Method: req.Method, Args: req.Params})
 	if err != nil {

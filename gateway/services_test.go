@@ -12,7 +12,7 @@ import (
 
 // testCounterService is a stateful family as the gateway runs one:
 // registered once, built per gateway, started after listening, stopped on
-// shutdown, reached by its actions through Env.Service.
+// shutdown, reached by its actions through its typed key.
 type testCounterService struct {
 	mu      sync.Mutex
 	started bool
@@ -35,26 +35,27 @@ func (s *testCounterService) Stop(ctx context.Context) error {
 	return nil
 }
 
+var counterKey = tools.NewServiceKey[*testCounterService]("test.counter")
+
 var (
 	testServicesMu sync.Mutex
 	testServices   []*testCounterService
 )
 
 func init() {
-	tools.RegisterService(tools.ServiceSpec{Name: "test.counter", New: func(env *tools.Env) (tools.Service, error) {
+	tools.RegisterService(counterKey.Spec(func(env *tools.Env) (*testCounterService, error) {
 		s := &testCounterService{env: env}
 		testServicesMu.Lock()
 		testServices = append(testServices, s)
 		testServicesMu.Unlock()
 		return s, nil
-	}})
+	}))
 	tools.Register(&tools.Action{Method: "test.service", Scope: protocol.ScopeRead, Where: tools.Gateway,
 		Run: func(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
-			svc, err := env.Service("test.counter", "test.service")
+			s, err := counterKey.From(env, "test.service")
 			if err != nil {
 				return nil, err
 			}
-			s := svc.(*testCounterService)
 			s.mu.Lock()
 			defer s.mu.Unlock()
 			s.hits++
@@ -97,7 +98,7 @@ func TestServiceLifecycle(t *testing.T) {
 
 // Outside the gateway (the CLI) a service-backed action says how to get one.
 func TestServiceMissingOutsideGateway(t *testing.T) {
-	_, err := (&tools.Env{}).Service("test.counter", "cron list")
+	_, err := counterKey.From(&tools.Env{}, "cron list")
 	te := tools.AsError(err)
 	if te.ExitCode() != 5 || te.Message != "cron list needs a running gateway: start it with `openclaw serve`" {
 		t.Fatalf("got %v (exit %d)", err, te.ExitCode())
