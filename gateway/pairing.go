@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/openclaw-go/openclaw/atomicfile"
 	"github.com/openclaw-go/openclaw/protocol"
 	"github.com/openclaw-go/openclaw/store"
 )
@@ -115,8 +116,8 @@ func (f pairedFile) Load() (map[string]*pairedDevice, error) {
 	return m, nil
 }
 
-// Save writes paired.json through a temp file, fsync and rename, so a crash
-// never leaves a torn file.
+// Save writes paired.json atomically (atomicfile: temp file, fsync,
+// rename, fsync of the dir), so a crash never leaves a torn file.
 func (f pairedFile) Save(paired map[string]*pairedDevice) error {
 	b, err := json.MarshalIndent(paired, "", "  ")
 	if err != nil {
@@ -125,26 +126,7 @@ func (f pairedFile) Save(paired map[string]*pairedDevice) error {
 	if err := os.MkdirAll(filepath.Dir(f.path), 0o700); err != nil {
 		return fmt.Errorf("pairing dir: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(f.path), ".paired-*.json")
-	if err != nil {
-		return fmt.Errorf("write pairings: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(append(b, '\n')); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write pairings: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write pairings: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write pairings: %w", err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o600); err != nil {
-		return fmt.Errorf("write pairings: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), f.path); err != nil {
+	if err := atomicfile.WriteFile(f.path, append(b, '\n'), 0o600); err != nil {
 		return fmt.Errorf("write pairings: %w", err)
 	}
 	return nil

@@ -7,7 +7,11 @@ import (
 
 	"github.com/openclaw-go/openclaw/store"
 	"github.com/openclaw-go/openclaw/store/media"
+	"github.com/openclaw-go/openclaw/tools"
 )
+
+// The media dir is the tools.Media handlers save through.
+var _ tools.Media = (*media.Dir)(nil)
 
 // openState opens the state database and the media dir once per gateway
 // and hands them to handlers and services (Env.Store, Env.Media). Paired

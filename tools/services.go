@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/http"
 	"time"
+
+	"github.com/openclaw-go/openclaw/mediaref"
 )
 
 // The typed services a handler may need beyond one request and one
@@ -66,11 +68,9 @@ type Jobs interface {
 
 // MediaRef points at bytes stored under the state dir's media/ instead of
 // base64 inlined into a result. Agent text refers to it as MEDIA:<path>.
-type MediaRef struct {
-	Path     string `json:"path"`
-	MimeType string `json:"mimeType"`
-	Size     int64  `json:"size"`
-}
+// The type lives in the leaf mediaref, so the media store need not import
+// tools.
+type MediaRef = mediaref.Ref
 
 // Media stores result files (screenshots, PDFs, clips).
 type Media interface {

@@ -4,8 +4,9 @@
 // JSON envelope, which is capped and re-encoded at every hop.
 //
 // Files are content-addressed (sha256 of the bytes), so saving the same
-// bytes twice yields one file; they are written to a temp file in the same
-// dir, fsynced and renamed, mode 0600 in a 0700 dir.
+// bytes twice yields one file; they are written through atomicfile (a temp
+// file in the same dir, fsynced, renamed, the dir fsynced), mode 0600 in a
+// 0700 dir.
 package media
 
 import (
@@ -20,9 +21,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/openclaw-go/openclaw/atomicfile"
 	"github.com/openclaw-go/openclaw/config"
-	"github.com/openclaw-go/openclaw/tools"
+	"github.com/openclaw-go/openclaw/mediaref"
 )
+
+// MediaRef is a reference to a saved file (MediaRef is this type).
+type MediaRef = mediaref.Ref
 
 // DirName is the media dir inside the state dir.
 const DirName = "media"
@@ -33,7 +38,7 @@ const DefaultMaxBytes int64 = 256 << 20
 // ErrTooLarge is returned when the bytes exceed the cap.
 var ErrTooLarge = errors.New("media: file exceeds the size cap")
 
-// Dir is a media directory; it implements tools.Media.
+// Dir is a media directory; it implements tools.Media (the gateway checks).
 type Dir struct {
 	root     string
 	maxBytes int64
@@ -41,8 +46,6 @@ type Dir struct {
 	sweepOnSave bool           // see SweepOnSave
 	sweepCfg    *config.Config // its retention settings
 }
-
-var _ tools.Media = (*Dir)(nil)
 
 // New returns the media dir of a state dir. Nothing is created until the
 // first Save.
@@ -59,29 +62,24 @@ func (d *Dir) Root() string { return d.root }
 
 // Save stores r's bytes and returns a reference to the file. nameHint only
 // contributes an extension when the MIME type has none we know.
-func (d *Dir) Save(ctx context.Context, r io.Reader, mimeType, nameHint string) (tools.MediaRef, error) {
+func (d *Dir) Save(ctx context.Context, r io.Reader, mimeType, nameHint string) (MediaRef, error) {
 	if err := os.MkdirAll(d.root, 0o700); err != nil {
-		return tools.MediaRef{}, fmt.Errorf("media: %w", err)
+		return MediaRef{}, fmt.Errorf("media: %w", err)
 	}
-	tmp, err := os.CreateTemp(d.root, ".tmp-*")
+	// The name is known only once the bytes are hashed: write under a
+	// placeholder and CommitTo the content address.
+	tmp, err := atomicfile.Create(filepath.Join(d.root, tempBase), 0o600)
 	if err != nil {
-		return tools.MediaRef{}, fmt.Errorf("media: %w", err)
+		return MediaRef{}, fmt.Errorf("media: %w", err)
 	}
-	defer os.Remove(tmp.Name()) // no-op after the rename
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return tools.MediaRef{}, fmt.Errorf("media: %w", err)
-	}
+	defer tmp.Abort() // no-op after the commit
 	h := sha256.New()
 	n, err := copyCtx(ctx, io.MultiWriter(tmp, h), r, d.maxBytes)
 	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
+		err = tmp.Sync() // before the lock: a sweep waits only for the rename
 	}
 	if err != nil {
-		return tools.MediaRef{}, fmt.Errorf("media: save: %w", err)
+		return MediaRef{}, fmt.Errorf("media: save: %w", err)
 	}
 	name := hex.EncodeToString(h.Sum(nil))[:32] + extension(mimeType, nameHint)
 	final := filepath.Join(d.root, name)
@@ -89,20 +87,17 @@ func (d *Dir) Save(ctx context.Context, r io.Reader, mimeType, nameHint string) 
 	// file this rename (re)creates, which a same-bytes save renews.
 	unlock, err := lockDir(d.root, false)
 	if err != nil {
-		return tools.MediaRef{}, fmt.Errorf("media: save: %w", err)
+		return MediaRef{}, fmt.Errorf("media: save: %w", err)
 	}
-	err = os.Rename(tmp.Name(), final)
+	err = tmp.CommitTo(final)
 	unlock()
 	if err != nil {
-		return tools.MediaRef{}, fmt.Errorf("media: save: %w", err)
-	}
-	if err := syncDir(d.root); err != nil {
-		return tools.MediaRef{}, fmt.Errorf("media: save: %w", err)
+		return MediaRef{}, fmt.Errorf("media: save: %w", err)
 	}
 	if d.sweepOnSave {
 		d.maybeSweep(ctx, time.Now())
 	}
-	return tools.MediaRef{Path: final, MimeType: mimeType, Size: n}, nil
+	return MediaRef{Path: final, MimeType: mimeType, Size: n}, nil
 }
 
 // copyCtx copies at most max bytes, checking ctx between chunks.
@@ -129,15 +124,6 @@ func copyCtx(ctx context.Context, w io.Writer, r io.Reader, max int64) (int64, e
 			return n, rerr
 		}
 	}
-}
-
-func syncDir(dir string) error {
-	f, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	return f.Sync()
 }
 
 // extensions are the suffixes of the media types tools produce.

@@ -5,8 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/openclaw-go/openclaw/tools"
 )
 
 // ErrNotMedia is returned for a name or path outside the media dir, a
@@ -45,29 +43,29 @@ func Name(refPath string) string {
 // Open opens the media file called name for reading. It refuses anything
 // that is not a plain name of a regular file directly inside the media dir
 // (no traversal, no symlinks), so callers may pass untrusted input.
-func (d *Dir) Open(name string) (*os.File, tools.MediaRef, error) {
+func (d *Dir) Open(name string) (*os.File, MediaRef, error) {
 	if !validName(name) {
-		return nil, tools.MediaRef{}, ErrNotMedia
+		return nil, MediaRef{}, ErrNotMedia
 	}
 	p := filepath.Join(d.root, name)
 	if filepath.Dir(p) != filepath.Clean(d.root) {
-		return nil, tools.MediaRef{}, ErrNotMedia
+		return nil, MediaRef{}, ErrNotMedia
 	}
 	fi, err := os.Lstat(p)
 	if err != nil {
 		if os.IsNotExist(err) {
-			return nil, tools.MediaRef{}, fmt.Errorf("media: %s: %w", name, os.ErrNotExist)
+			return nil, MediaRef{}, fmt.Errorf("media: %s: %w", name, os.ErrNotExist)
 		}
-		return nil, tools.MediaRef{}, fmt.Errorf("media: %w", err)
+		return nil, MediaRef{}, fmt.Errorf("media: %w", err)
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, tools.MediaRef{}, ErrNotMedia
+		return nil, MediaRef{}, ErrNotMedia
 	}
 	f, err := os.OpenFile(p, os.O_RDONLY|oNoFollow, 0)
 	if err != nil {
-		return nil, tools.MediaRef{}, fmt.Errorf("media: %w", err)
+		return nil, MediaRef{}, fmt.Errorf("media: %w", err)
 	}
-	return f, tools.MediaRef{Path: p, MimeType: mimeOf(name), Size: fi.Size()}, nil
+	return f, MediaRef{Path: p, MimeType: mimeOf(name), Size: fi.Size()}, nil
 }
 
 // Contains reports whether path names a file directly inside the media dir.

@@ -40,9 +40,11 @@ const (
 	removeBatch       = 64 // removals per hold of the dir's lock
 	markerName        = ".swept"
 	lockName          = ".lock"
-	tempPrefix        = ".tmp-"
-	maxTTLHours       = 168     // the original's bound
-	maxTotalMb        = 1 << 30 // 1 PiB: beyond any disk, and no overflow
+	tempBase          = "save"       // atomicfile names its temps ".save.tmp-*"
+	tempPrefix        = ".save.tmp-" // a Save's temp file
+	legacyTempPrefix  = ".tmp-"      // what earlier binaries left
+	maxTTLHours       = 168          // the original's bound
+	maxTotalMb        = 1 << 30      // 1 PiB: beyond any disk, and no overflow
 )
 
 // Retention bounds what the media dir keeps.
@@ -109,7 +111,7 @@ func (d *Dir) Sweep(ctx context.Context, r Retention, now time.Time, lim Limits)
 		names, rerr := dir.Readdirnames(256)
 		for _, name := range names {
 			st.Scanned++
-			isTemp := strings.HasPrefix(name, tempPrefix)
+			isTemp := isTempName(name)
 			if !isTemp && !validName(name) {
 				continue
 			}
@@ -163,7 +165,7 @@ func (d *Dir) Sweep(ctx context.Context, r Retention, now time.Time, lim Limits)
 	}
 	keep := func(es []entry) {
 		for _, e := range es {
-			if !strings.HasPrefix(e.name, tempPrefix) {
+			if !isTempName(e.name) {
 				total += e.size
 			}
 		}
@@ -315,4 +317,9 @@ func (s *Sweeper) loop(ctx context.Context) {
 		case <-s.kick:
 		}
 	}
+}
+
+// isTempName is a Save's temp file, this binary's or an earlier one's.
+func isTempName(name string) bool {
+	return strings.HasPrefix(name, tempPrefix) || strings.HasPrefix(name, legacyTempPrefix)
 }

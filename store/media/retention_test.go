@@ -2,6 +2,7 @@ package media
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -63,12 +64,12 @@ func TestSweepRemovesExpired(t *testing.T) {
 	mid := saveAged(t, d, "mid", 23*time.Hour)
 	fresh := saveAged(t, d, "fresh", 0)
 	aged := now.Add(-48 * time.Hour)
-	for _, n := range []string{".tmp-123", ".tmp-456", "Not Ours.png"} {
+	for _, n := range []string{".tmp-123", ".tmp-456", ".save.tmp-789", ".save.tmp-012", "Not Ours.png"} {
 		if err := os.WriteFile(filepath.Join(d.Root(), n), []byte("x"), 0o600); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for _, n := range []string{".tmp-123", "Not Ours.png"} {
+	for _, n := range []string{".tmp-123", ".save.tmp-789", "Not Ours.png"} {
 		if err := os.Chtimes(filepath.Join(d.Root(), n), aged, aged); err != nil {
 			t.Fatal(err)
 		}
@@ -91,8 +92,8 @@ func TestSweepRemovesExpired(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantNames(t, d, mid, fresh, ".tmp-456", "Not Ours.png", "link.txt", "sub.dir")
-	if st.Removed != 2 || st.RemovedBytes != int64(len("old")+1) || st.KeptBytes != int64(len("mid")+len("fresh")) {
+	wantNames(t, d, mid, fresh, ".save.tmp-012", ".tmp-456", "Not Ours.png", "link.txt", "sub.dir")
+	if st.Removed != 3 || st.RemovedBytes != int64(len("old")+2) || st.KeptBytes != int64(len("mid")+len("fresh")) {
 		t.Fatalf("stats %+v", st)
 	}
 	if b, _ := os.ReadFile(outside); string(b) != "outside" {
@@ -278,4 +279,43 @@ func TestSweepBacklogInBatches(t *testing.T) {
 		t.Fatalf("whole: %+v %v", st, err)
 	}
 	wantNames(t, d)
+}
+
+// stallReader hands out one chunk, then waits for release before failing.
+type stallReader struct {
+	sent    bool
+	reading chan struct{}
+	release chan struct{}
+}
+
+func (r *stallReader) Read(p []byte) (int, error) {
+	if !r.sent {
+		r.sent = true
+		return copy(p, "partial"), nil
+	}
+	close(r.reading)
+	<-r.release
+	return 0, errors.New("source gone")
+}
+
+// The temp file a Save writes through is one the sweeper knows as a temp
+// (so a killed save's leftover is swept after the grace period), and a
+// failed save leaves nothing.
+func TestSaveTempIsSweepable(t *testing.T) {
+	d := New(t.TempDir())
+	r := &stallReader{reading: make(chan struct{}), release: make(chan struct{})}
+	errc := make(chan error, 1)
+	go func() { _, err := d.Save(context.Background(), r, "image/png", ""); errc <- err }()
+	<-r.reading
+	names := mediaNames(t, d)
+	if len(names) != 1 || !isTempName(names[0]) {
+		t.Errorf("during a save the dir holds %q", names)
+	}
+	close(r.release)
+	if err := <-errc; err == nil {
+		t.Fatal("save of a failing reader succeeded")
+	}
+	if names := mediaNames(t, d); len(names) != 0 {
+		t.Fatalf("a failed save left %q", names)
+	}
 }

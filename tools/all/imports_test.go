@@ -13,7 +13,8 @@ const module = "github.com/openclaw-go/openclaw/"
 // The intended picture holds in code (issue 7): families import tools, never
 // the gateway, the CLI or the client; the client speaks protocol (+ the leaf
 // error package) only; the gateway gets families through tools/all, not by
-// importing them; failure, atomicfile and flock are leaves.
+// importing them; failure, atomicfile, flock and mediaref are leaves; the
+// store packages import no tools.
 func TestImportRules(t *testing.T) {
 	root, err := filepath.Abs("../..")
 	if err != nil {
@@ -46,7 +47,7 @@ func TestImportRules(t *testing.T) {
 		return strings.HasPrefix(p, "tools/") && p != "tools/all" && p != "tools/table"
 	}
 	// Leaves import nothing of this module; anyone may import them.
-	leaves := map[string]bool{"failure": true, "atomicfile": true, "flock": true}
+	leaves := map[string]bool{"failure": true, "atomicfile": true, "flock": true, "mediaref": true}
 	for leaf := range leaves {
 		forbid(leaf, func(string) bool { return true })
 	}
@@ -56,6 +57,11 @@ func TestImportRules(t *testing.T) {
 		return p == "gateway" || p == "commands" || p == "client" || strings.HasPrefix(p, "tools/")
 	})
 	forbid("tools/table", func(string) bool { return true }) // a leaf
+	// Nothing below tools imports it: the store packages carry their own
+	// types (store/media's MediaRef is the leaf mediaref's).
+	for _, below := range []string{"store", "store/media"} {
+		forbid(below, func(p string) bool { return p == "tools" || strings.HasPrefix(p, "tools/") })
+	}
 	forbid("gateway", func(p string) bool { return p == "commands" || isFamily(p) || p == "tools/all" })
 	entries, err := os.ReadDir(filepath.Join(root, "tools"))
 	if err != nil {
