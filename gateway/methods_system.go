@@ -193,24 +193,8 @@ func (s *Server) status(admin bool) map[string]any {
 	return out
 }
 
-// defaultAgentID is the agents.list entry marked default, else the first,
-// else "main".
-func defaultAgentID(cfg *config.Config) string {
-	var list []struct {
-		ID      string `json:"id"`
-		Default bool   `json:"default"`
-	}
-	_ = cfg.Decode("agents.list", &list)
-	for _, a := range list {
-		if a.Default && a.ID != "" {
-			return a.ID
-		}
-	}
-	if len(list) > 0 && list[0].ID != "" {
-		return list[0].ID
-	}
-	return "main"
-}
+// defaultAgentID is the agent a call is for when it names none.
+func defaultAgentID(cfg *config.Config) string { return tools.DefaultAgentID(cfg) }
 
 func renderHealth(w io.Writer, r gjson.Result) error {
 	state := "not ok"

@@ -1,12 +1,15 @@
 // Package all links every tool family into the registry. The binary, the
 // gateway's tests and any future entry point (MCP, node host, agent loop)
 // import it, so they all serve the same set of actions. The gateway's own
-// methods (health, config.*, tools.*) register with package gateway, which
+// methods (health, status, config.*, logs.*, device.*, tasks.*, tools.*)
+// register with package gateway, which
 // every serving entry point imports anyway.
 package all
 
 import (
+	_ "github.com/openclaw-go/openclaw/tools/agents"
 	_ "github.com/openclaw-go/openclaw/tools/browser"
+	_ "github.com/openclaw-go/openclaw/tools/channels"
 	_ "github.com/openclaw-go/openclaw/tools/exec"
 	_ "github.com/openclaw-go/openclaw/tools/fs"
 	_ "github.com/openclaw-go/openclaw/tools/gatewaytool"

@@ -1,4 +1,8 @@
-package gateway
+// Package agents declares the agent and model catalogue methods
+// (agents.list, models.list): they read the config and the provider
+// catalogue, so they live with the agents family, not in the gateway.
+// They run inside the gateway (Where Gateway), as the original serves them.
+package agents
 
 import (
 	"context"
@@ -16,7 +20,8 @@ import (
 )
 
 func init() {
-	registerMethod(&tools.Action{
+	tools.Register(&tools.Action{
+		Where:   tools.Gateway,
 		Method:  "agents.list",
 		Summary: "List configured agents",
 		Schema:  `{"type":"object","additionalProperties":false}`,
@@ -42,7 +47,8 @@ func init() {
 			return nil
 		},
 	})
-	registerMethod(&tools.Action{
+	tools.Register(&tools.Action{
+		Where:   tools.Gateway,
 		Method:  "models.list",
 		Summary: "List models from the configured providers",
 		Schema: `{"type":"object","properties":{"view":{"type":"string","enum":["default","configured","provider-config","all"]},
@@ -68,24 +74,6 @@ func init() {
 				}
 			}
 			return nil
-		},
-	})
-	registerMethod(&tools.Action{
-		Method:  "channels.status",
-		Summary: "Show message channel status",
-		Schema:  `{"type":"object","properties":{"probe":{"type":"boolean"},"timeoutMs":{"type":"integer","minimum":0}},"additionalProperties":false}`,
-		Scope:   protocol.ScopeRead,
-		Run: func(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
-			// Channel adapters are not running inside the gateway yet.
-			return map[string]any{"ts": nowMs(), "channelOrder": []string{}, "channelLabels": map[string]any{},
-				"channels": map[string]any{}}, nil
-		},
-		Render: func(w io.Writer, r gjson.Result) error {
-			if len(r.Get("channelOrder").Array()) == 0 {
-				_, err := fmt.Fprintln(w, "No channels running.")
-				return err
-			}
-			return writeLines(w, r.Get("channelOrder").Array())
 		},
 	})
 }
@@ -126,5 +114,5 @@ func agentsList(cfg *config.Config) map[string]any {
 		agents = append(agents, agent{ID: "main"})
 	}
 	scope := cfg.String("session.scope", "per-sender")
-	return map[string]any{"defaultId": defaultAgentID(cfg), "mainKey": "main", "scope": scope, "agents": agents}
+	return map[string]any{"defaultId": tools.DefaultAgentID(cfg), "mainKey": "main", "scope": scope, "agents": agents}
 }
