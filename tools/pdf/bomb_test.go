@@ -253,7 +253,16 @@ func TestPageTreeCycleAndDepth(t *testing.T) {
 	}
 	deep = append(deep, "<< /Type /Page /Contents 104 0 R >>", content)
 	os.WriteFile(filepath.Join(dir, "deep.pdf"), assemble(deep), 0o644)
-	for name, want := range map[string]string{"cyclic.pdf": "page tree has a cycle", "deep.pdf": "page tree deeper than 64 levels"} {
+	// A page whose /Parent chain loops, with no /Resources on the way.
+	parentLoop := assemble([]string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R] /Count 1 /Parent 2 0 R >>",
+		"<< /Type /Page /Parent 2 0 R /Contents 4 0 R >>",
+		content,
+	})
+	os.WriteFile(filepath.Join(dir, "parent-loop.pdf"), parentLoop, 0o644)
+	for name, want := range map[string]string{"cyclic.pdf": "page tree has a cycle", "deep.pdf": "page tree deeper than 64 levels",
+		"parent-loop.pdf": "(/Parent chain)"} {
 		_, err := invokeGuarded(t, env, map[string]any{"pdf": name})
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: got %v, want %q", name, err, want)

@@ -58,3 +58,27 @@ func findPage(ctx context.Context, root lpdf.Value, num int) (lpdf.Page, error) 
 	}
 	return lpdf.Page{}, nil
 }
+
+// pageFonts are the fonts of the page's resources, inherited through
+// /Parent as the library's Page.Resources finds them, but within
+// maxTreeDepth: a /Parent chain that loops made that lookup spin forever.
+func pageFonts(pg lpdf.Page) (map[string]*lpdf.Font, error) {
+	res := lpdf.Value{}
+	v := pg.V
+	for depth := 0; !v.IsNull(); depth++ {
+		if depth >= maxTreeDepth {
+			return nil, fmt.Errorf("page tree has a cycle or is deeper than %d levels (/Parent chain)", maxTreeDepth)
+		}
+		if r := v.Key("Resources"); !r.IsNull() {
+			res = r
+			break
+		}
+		v = v.Key("Parent")
+	}
+	fonts := map[string]*lpdf.Font{}
+	dict := res.Key("Font")
+	for _, name := range dict.Keys() {
+		fonts[name] = &lpdf.Font{V: dict.Key(name)}
+	}
+	return fonts, nil
+}

@@ -37,13 +37,14 @@ func (w *textWalk) pageText(pg lpdf.Page) (text string, err error) {
 	}
 	w.meter.startPage()
 	contents := pg.V.Key("Contents")
-	fonts := map[string]*lpdf.Font{}
-	for _, name := range pg.Fonts() {
-		f := pg.Font(name)
+	fonts, err := pageFonts(pg)
+	if err != nil {
+		return "", err
+	}
+	for _, f := range fonts {
 		if err := w.meter.stream(f.V.Key("ToUnicode")); err != nil {
 			return "", err
 		}
-		fonts[name] = &f
 	}
 	if err := w.meter.stream(contents); err != nil {
 		return "", err
@@ -60,6 +61,16 @@ func (w *textWalk) pageText(pg lpdf.Page) (text string, err error) {
 		}
 	}
 	return norm.NFC.String(strings.Join(lines, "\n")), nil // z + U+0301 is ź
+}
+
+// scratchDict is a fresh copy of font name's dictionary (each lookup
+// parses the object anew), for readToUnicode's PostScript to write into.
+func scratchDict(pg lpdf.Page, name string) lpdf.Value {
+	fonts, err := pageFonts(pg)
+	if err != nil || fonts[name] == nil {
+		return lpdf.Value{}
+	}
+	return fonts[name].V
 }
 
 // interpret runs the content stream's text operators (as GetPlainText
@@ -166,7 +177,7 @@ func (w *textWalk) interpret(pg lpdf.Page, contents lpdf.Value, fonts map[string
 				if f, ok := fonts[name]; ok {
 					m, seen := maps[name]
 					if !seen {
-						m = readToUnicode(f.V.Key("ToUnicode"), pg.Font(name).V)
+						m = readToUnicode(f.V.Key("ToUnicode"), scratchDict(pg, name))
 						maps[name] = m
 					}
 					if m != nil {
