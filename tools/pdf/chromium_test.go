@@ -10,12 +10,19 @@ import (
 // Chromium prints text in fonts whose codes are glyph ids, with the text
 // in each font's /ToUnicode map (Type0 Identity-H for TrueType, Type3 with
 // a /Differences of glyph names for CFF such as Noto CJK). testdata/
-// chromium.pdf is chromium --headless --print-to-pdf of chromium.html
-// (testdata/make-chromium-pdfs.sh); it is committed so that the test needs
+// chromium.pdf is chromium --headless --print-to-pdf of chromium.html,
+// browser-pdf.pdf openclaw browser pdf of it (testdata/
+// make-chromium-pdfs.sh); they are committed so that the test needs
 // neither Chromium nor CJK fonts.
 func TestChromiumPDFTextIsUnicode(t *testing.T) {
+	for _, name := range []string{"chromium.pdf", "browser-pdf.pdf"} {
+		t.Run(name, func(t *testing.T) { chromiumText(t, name) })
+	}
+}
+
+func chromiumText(t *testing.T, name string) {
 	env, dir := newEnv(t)
-	b, err := os.ReadFile(filepath.Join("testdata", "chromium.pdf"))
+	b, err := os.ReadFile(filepath.Join("testdata", name))
 	if err != nil {
 		t.Fatal(err)
 	}
