@@ -21,21 +21,28 @@ type extraction struct {
 }
 
 // extract reads the text layer of the wanted pages (nil: from page 1) of
-// the PDF in f, at most maxPages of them. A file is read through ReaderAt,
-// never whole; a malformed file is an error, not a panic.
-func extract(ctx context.Context, f io.ReaderAt, size int64, wanted []int, maxPages int) (ex *extraction, err error) {
+// the PDF in f, at most maxPages of them, within the caps of lim. A file is
+// read through ReaderAt, never whole, and every read honours ctx; a
+// malformed file is an error, not a panic; a cap hit is a *pageCapError.
+func extract(ctx context.Context, f io.ReaderAt, size int64, wanted []int, maxPages int, lim limits) (ex *extraction, err error) {
 	defer func() {
 		if r := recover(); r != nil { // the parser panics on some broken files
 			ex, err = nil, fmt.Errorf("not a readable PDF (%v)", r)
+			if ctx.Err() != nil {
+				err = ctx.Err()
+			}
 		}
 	}()
-	r, err := lpdf.NewReader(f, size)
+	r, err := lpdf.NewReader(ctxReaderAt{ctx, f}, size)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		return nil, fmt.Errorf("not a readable PDF (%v)", err)
 	}
 	ex = &extraction{PageCount: r.NumPage()}
-	if wanted == nil {
-		for p := 1; p <= ex.PageCount; p++ {
+	if wanted == nil { // every page, as far as a page range may reach (/Count can lie)
+		for p := 1; p <= min(ex.PageCount, maxPageRange); p++ {
 			wanted = append(wanted, p)
 		}
 	}
@@ -49,46 +56,60 @@ func extract(ctx context.Context, f io.ReaderAt, size int64, wanted []int, maxPa
 			ex.Pages = append(ex.Pages, p)
 		}
 	}
-	fonts := map[string]*lpdf.Font{}
+	walk := &textWalk{ctx: ctx, lim: lim, meter: &meter{ctx: ctx, lim: lim}}
+	root := r.Trailer().Key("Root").Key("Pages")
 	var b strings.Builder
 	for _, p := range ex.Pages {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		text, err := pageText(r.Page(p), fonts)
-		if err != nil {
-			return nil, fmt.Errorf("page %d: %v", p, err)
+		pg, err := findPage(ctx, root, p)
+		if err == nil {
+			var text string
+			if text, err = walk.pageText(pg); err == nil {
+				ex.perPage = append(ex.perPage, text)
+				if text == "" {
+					ex.Empty = append(ex.Empty, p)
+					continue
+				}
+				if len(ex.Pages) > 1 {
+					fmt.Fprintf(&b, "--- page %d ---\n", p)
+				}
+				b.WriteString(text)
+				b.WriteString("\n")
+				continue
+			}
 		}
-		ex.perPage = append(ex.perPage, text)
-		if text == "" {
-			ex.Empty = append(ex.Empty, p)
-			continue
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
 		}
-		if len(ex.Pages) > 1 {
-			fmt.Fprintf(&b, "--- page %d ---\n", p)
+		if c, ok := asCap(err); ok {
+			return nil, &pageCapError{page: p, cap: c}
 		}
-		b.WriteString(text)
-		b.WriteString("\n")
+		return nil, fmt.Errorf("page %d: %v", p, err)
 	}
 	ex.Text = strings.TrimRight(b.String(), "\n")
 	return ex, nil
 }
 
-// pageText is one page's text with blank lines and trailing spaces tidied.
-func pageText(pg lpdf.Page, fonts map[string]*lpdf.Font) (string, error) {
-	if pg.V.IsNull() {
-		return "", nil
+// pageCapError is a cap hit on a page.
+type pageCapError struct {
+	page int
+	cap  *capError
+}
+
+func (e *pageCapError) Error() string { return fmt.Sprintf("page %d: %v", e.page, e.cap) }
+
+// ctxReaderAt fails every read once ctx is done, so that the library's
+// parsing (which takes no context) stops at its next read of the file.
+type ctxReaderAt struct {
+	ctx context.Context
+	r   io.ReaderAt
+}
+
+func (c ctxReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
 	}
-	raw, err := pg.GetPlainText(fonts)
-	if err != nil {
-		return "", err
-	}
-	var lines []string
-	for _, l := range strings.Split(raw, "\n") {
-		l = strings.TrimRight(l, " \t\r")
-		if strings.TrimSpace(l) != "" {
-			lines = append(lines, l)
-		}
-	}
-	return strings.Join(lines, "\n"), nil
+	return c.r.ReadAt(p, off)
 }

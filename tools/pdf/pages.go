@@ -7,6 +7,9 @@ import (
 	"strings"
 )
 
+// maxPageRange bounds the pages one range (or a whole document) names.
+const maxPageRange = 100000
+
 // parsePages reads "1-5", "1,3,7-9" (1-based, spaces allowed) into sorted,
 // distinct page numbers.
 func parsePages(s string) ([]int, error) {
@@ -27,7 +30,7 @@ func parsePages(s string) ([]int, error) {
 				return nil, fmt.Errorf("invalid pages %q: %q is not a range (use 1-5 or 1,3,7-9)", s, part)
 			}
 		}
-		if b-a > 100000 {
+		if b-a > maxPageRange {
 			return nil, fmt.Errorf("invalid pages %q: range %q is too large", s, part)
 		}
 		for p := a; p <= b; p++ {

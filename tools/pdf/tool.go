@@ -9,6 +9,7 @@ package pdf
 import (
 	"context"
 	_ "embed"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -100,6 +101,7 @@ func run(ctx context.Context, env *tools.Env, p params) (any, error) {
 		maxMb = *p.MaxBytesMb
 	}
 	maxPages := max(1, env.Config.Int("agents.defaults.pdfMaxPages", defaultMaxPages))
+	lim := loadLimits(env.Config)
 	var wanted []int
 	if strings.TrimSpace(p.Pages) != "" {
 		var err error
@@ -120,10 +122,14 @@ func run(ctx context.Context, env *tools.Env, p params) (any, error) {
 			return nil, err
 		}
 		defer src.Close()
-		ex, err := extract(ctx, src.r, src.size, wanted, maxPages)
+		ex, err := extract(ctx, src.r, src.size, wanted, maxPages, lim)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, err
+			}
+			var pc *pageCapError
+			if errors.As(err, &pc) {
+				return nil, pc.cap.toolError(ref, pc.page)
 			}
 			return nil, tools.Errorf(tools.CodeFailed, "%s: %v", ref, err)
 		}

@@ -83,7 +83,11 @@ func extractHTML(body []byte, page *url.URL, mode string) (extracted, error) {
 		return plainDocument(doc, page, mode)
 	}
 	out := extracted{Title: strings.TrimSpace(art.Title()), Extractor: "readability"}
-	out.Text, err = render(art.Node, page, mode)
+	node := art.Node
+	if alt := longerBody(doc, node); alt != nil {
+		node = alt
+	}
+	out.Text, err = render(node, page, mode)
 	if err != nil {
 		return extracted{}, err
 	}
@@ -107,6 +111,7 @@ func plainDocument(doc *html.Node, page *url.URL, mode string) (extracted, error
 }
 
 func render(n *html.Node, page *url.URL, mode string) (string, error) {
+	dropTagText(n)
 	if mode == "text" {
 		var b strings.Builder
 		art := readability.Article{Node: n}
@@ -198,7 +203,9 @@ var hiddenClasses = sync.OnceValue(func() map[string]bool {
 		"invisible": true, "screen-reader-only": true, "offscreen": true}
 }) // built on first use, not in every process's init
 var hiddenStyle = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)display\s*:\s*none|visibility\s*:\s*hidden|opacity\s*:\s*0(\.0+)?\s*(;|$)|font-size\s*:\s*0(px|em|rem|%)?\s*(;|$)|text-indent\s*:\s*-\d{4,}|color\s*:\s*transparent`)
+	// Each property starts the declaration (start, ';' or space before it):
+	// "background-color: transparent" is not "color: transparent".
+	return regexp.MustCompile(`(?i)(?:^|[;\s])(?:display\s*:\s*none|visibility\s*:\s*hidden|opacity\s*:\s*0(\.0+)?\s*(;|!|$)|font-size\s*:\s*0(px|em|rem|%)?\s*(;|!|$)|text-indent\s*:\s*-\d{4,}|color\s*:\s*transparent)`)
 }) // built on first use, not in every process's init
 
 func sanitize(n *html.Node) {

@@ -19,7 +19,6 @@ import (
 	"github.com/openclaw-go/openclaw/config"
 	"github.com/openclaw-go/openclaw/netguard"
 	"github.com/openclaw-go/openclaw/tools"
-	"golang.org/x/net/html/charset"
 )
 
 //go:embed schema/web_fetch.json
@@ -226,11 +225,7 @@ func runFetch(ctx context.Context, env *tools.Env, p fetchParams) (map[string]an
 	if err != nil {
 		return nil, fetchError(ctx, err, fc.TimeoutSeconds)
 	}
-	if utf, err := charset.NewReader(strings.NewReader(string(body)), ct); err == nil {
-		if b, err := io.ReadAll(utf); err == nil {
-			body = b
-		}
-	}
+	body, _ = decodeBody(body, ct)
 	if fc.Readability != nil && !*fc.Readability && isHTML(body, ct) {
 		return viaFirecrawl(tools.Errorf(tools.CodeFailed, "Web fetch extraction failed: Readability disabled and Firecrawl unavailable."))
 	}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -21,7 +19,7 @@ import (
 // The readability peer suite: 44 of mozilla/readability's test pages
 // (Apache-2.0) with their reference extractions, kept outside the repo
 // (10 MB) in the shared peer-suites folder. The test serves each page on
-// loopback, fetches it in text mode through the one door, and scores the
+// loopback with python3 -m http.server's headers (no charset), fetches it in text mode through the one door, and scores the
 // words against expected.html (multiset F1) and the title against
 // expected-metadata.json. OPENCLAW_PEER_SUITES points at the folder;
 // without it the test looks beside the checkout. When the suite is absent
@@ -40,8 +38,7 @@ func TestReadabilityPeerSuite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(http.StripPrefix("/", http.FileServer(http.Dir(dir))))
-	defer srv.Close()
+	srv := pythonServer(t, dir) // served as python3 -m http.server serves it: no charset
 	env := envWith(t, allowLoopback())
 
 	var sumF1 float64
