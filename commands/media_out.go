@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/openclaw-go/openclaw/gateway"
+	"github.com/openclaw-go/openclaw/route"
 	"github.com/openclaw-go/openclaw/store/media"
 	"github.com/openclaw-go/openclaw/tools"
 	"github.com/tidwall/gjson"
@@ -146,14 +147,14 @@ func openLocalMedia(path string) (io.ReadCloser, error) {
 
 // fetchMedia downloads a result file from the gateway's media route with
 // the call's token or password as a bearer token.
-func fetchMedia(ctx context.Context, t gatewayTarget, ref tools.MediaRef) (io.ReadCloser, error) {
+func fetchMedia(ctx context.Context, t route.Target, ref tools.MediaRef) (io.ReadCloser, error) {
 	name := media.Name(ref.Path)
 	if name == "" {
 		return nil, tools.Errorf(tools.CodeFailed, "--out: %q is not a gateway media file", ref.Path)
 	}
-	u, err := url.Parse(t.url)
+	u, err := url.Parse(t.URL)
 	if err != nil {
-		return nil, tools.Errorf(tools.CodeUsage, "--out: gateway URL %q: %v", t.url, err)
+		return nil, tools.Errorf(tools.CodeUsage, "--out: gateway URL %q: %v", t.URL, err)
 	}
 	switch u.Scheme {
 	case "ws", "http":
@@ -161,7 +162,7 @@ func fetchMedia(ctx context.Context, t gatewayTarget, ref tools.MediaRef) (io.Re
 	case "wss", "https":
 		u.Scheme = "https"
 	default:
-		return nil, tools.Errorf(tools.CodeUsage, "--out: gateway URL %q: unsupported scheme", t.url)
+		return nil, tools.Errorf(tools.CodeUsage, "--out: gateway URL %q: unsupported scheme", t.URL)
 	}
 	u.Path, u.RawQuery, u.Fragment = gateway.MediaRoute+name, "", ""
 	// A relayed call without --timeout still must not hang on a stuck
@@ -180,16 +181,12 @@ func fetchMedia(ctx context.Context, t gatewayTarget, ref tools.MediaRef) (io.Re
 	return cancelOnClose{body, cancel}, nil
 }
 
-func mediaRequest(ctx context.Context, u string, t gatewayTarget) (*http.Request, error) {
+func mediaRequest(ctx context.Context, u string, t route.Target) (*http.Request, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, fmt.Errorf("--out: %w", err)
 	}
-	secret := t.token
-	if secret == "" {
-		secret = t.password
-	}
-	if secret != "" {
+	if secret := t.Secret(); secret != "" {
 		req.Header.Set("Authorization", "Bearer "+secret)
 	}
 	return req, nil

@@ -12,6 +12,7 @@ import (
 	"github.com/openclaw-go/openclaw/config"
 	"github.com/openclaw-go/openclaw/failure"
 	"github.com/openclaw-go/openclaw/gateway"
+	"github.com/openclaw-go/openclaw/route"
 	"github.com/openclaw-go/openclaw/store/media"
 	"github.com/openclaw-go/openclaw/tools"
 )
@@ -55,7 +56,7 @@ func TestFetchMediaFromGateway(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	target := gatewayTarget{url: "ws://" + srv.Addr(), token: "s3cret"}
+	target := route.Target{URL: "ws://" + srv.Addr(), Token: "s3cret"}
 	fctx, fcancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer fcancel()
 	// The port is bound (Listen): the request waits in the backlog until
@@ -76,10 +77,10 @@ func TestFetchMediaFromGateway(t *testing.T) {
 		}
 		return ""
 	}
-	if _, err := fetchMedia(fctx, gatewayTarget{url: target.url, token: "wrong"}, ref); code(err) != tools.CodeAuth {
+	if _, err := fetchMedia(fctx, route.Target{URL: target.URL, Token: "wrong"}, ref); code(err) != tools.CodeAuth {
 		t.Errorf("wrong token: %v", err)
 	}
-	if _, err := fetchMedia(fctx, gatewayTarget{url: target.url}, ref); code(err) != tools.CodeAuth {
+	if _, err := fetchMedia(fctx, route.Target{URL: target.URL}, ref); code(err) != tools.CodeAuth {
 		t.Errorf("no token: %v", err)
 	}
 	if _, err := fetchMedia(fctx, target, tools.MediaRef{Path: "/x/media/0000.png"}); code(err) != tools.CodeNotFound {
