@@ -4,6 +4,7 @@ import (
 	"go/build"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -13,7 +14,9 @@ const module = "github.com/openclaw-go/openclaw/"
 // The intended picture holds in code (issue 7): families import tools, never
 // the gateway, the CLI or the client; the client speaks protocol (+ the leaf
 // error package) only; the gateway gets families through tools/all, not by
-// importing them; failure, atomicfile and flock are leaves.
+// importing them; failure, atomicfile and flock are leaves. The CLI
+// (commands) and the routing package import no family: cmd/openclaw links
+// them (issue 16).
 func TestImportRules(t *testing.T) {
 	root, err := filepath.Abs("../..")
 	if err != nil {
@@ -57,6 +60,15 @@ func TestImportRules(t *testing.T) {
 	})
 	forbid("tools/table", func(string) bool { return true }) // a leaf
 	forbid("gateway", func(p string) bool { return p == "commands" || isFamily(p) || p == "tools/all" })
+	// The CLI knows no family by name (issue 16): the binary links them
+	// where it is assembled, and routing is shared by every front door.
+	forbid("commands", func(p string) bool { return isFamily(p) || p == "tools/all" })
+	forbid("route", func(p string) bool {
+		return p == "gateway" || p == "commands" || isFamily(p) || p == "tools/all"
+	})
+	if !slices.Contains(imports("cmd/openclaw"), "tools/all") {
+		t.Errorf("cmd/openclaw does not link the families (tools/all)")
+	}
 	entries, err := os.ReadDir(filepath.Join(root, "tools"))
 	if err != nil {
 		t.Fatal(err)
