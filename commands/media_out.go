@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/openclaw-go/openclaw/atomicfile"
 	"github.com/openclaw-go/openclaw/gateway"
 	"github.com/openclaw-go/openclaw/route"
 	"github.com/openclaw-go/openclaw/store/media"
@@ -226,28 +227,11 @@ type cancelOnClose struct {
 
 func (c cancelOnClose) Close() error { err := c.ReadCloser.Close(); c.cancel(); return err }
 
-// writeFileAtomic writes src to dst via a temp file in dst's directory,
-// fsync and rename, so dst is never left half-written.
+// writeFileAtomic writes src to dst through atomicfile (temp file in dst's
+// directory, fsync, rename, fsync of the directory), so dst is never left
+// half-written; a deadline stops the copy and leaves dst as it was.
 func writeFileAtomic(ctx context.Context, dst string, src io.Reader) (int64, error) {
-	dir := filepath.Dir(dst)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(dst)+".tmp-*")
-	if err != nil {
-		return 0, fmt.Errorf("--out: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	n, err := io.Copy(tmp, ctxReader{ctx, src})
-	if err == nil {
-		err = tmp.Chmod(0o644)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), dst)
-	}
+	n, err := atomicfile.WriteFrom(ctx, dst, src, 0o644)
 	if err != nil {
 		if ctx.Err() != nil {
 			return n, tools.Errorf(tools.CodeTimeout, "--out: %v", ctx.Err())
@@ -255,17 +239,4 @@ func writeFileAtomic(ctx context.Context, dst string, src io.Reader) (int64, err
 		return n, fmt.Errorf("--out: %w", err)
 	}
 	return n, nil
-}
-
-// ctxReader stops a copy when ctx ends.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(p)
 }
