@@ -16,7 +16,7 @@ const (
 )
 
 // Session keeps a gateway connection up for long-lived users (node host,
-// logs --follow): it dials, runs onConnect, waits for the connection to end
+// logs --follow, route.Kept): it dials, runs onConnect, waits for the connection to end
 // and reconnects with exponential backoff (1 s doubling to 30 s, ±20 %
 // jitter, reset after a successful hello + onConnect). Calls are never
 // replayed across connections.
