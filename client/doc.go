@@ -4,7 +4,8 @@
 // hello-ok arrives. Conn multiplexes concurrent Calls on one socket (responses
 // may arrive out of order) and hands events to Options.OnEvent in order.
 // Session keeps a connection up with exponential backoff for long-lived users
-// (node host, logs --follow).
+// (node host, logs --follow, and route.Kept: `openclaw mcp serve` relaying
+// many calls over one socket).
 //
 // # Errors
 //

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/openclaw-go/openclaw/atomicfile"
 	"github.com/openclaw-go/openclaw/protocol"
 )
 
@@ -74,41 +75,33 @@ func LoadOrCreateIdentity(path string) (*Identity, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("device identity: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".device-identity-*")
+	// Linked, not renamed, into place: a second creator racing this one
+	// must not replace the identity the first already handed out.
+	f, err := atomicfile.Create(path, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("device identity: %w", err)
 	}
-	defer os.Remove(tmp.Name())
-	if err := writeSync(tmp, append(data, '\n')); err != nil {
+	defer f.Abort()
+	if _, err := f.Write(append(data, '\n')); err != nil {
 		return nil, fmt.Errorf("device identity: %w", err)
 	}
-	switch err := os.Link(tmp.Name(), path); {
+	if err := f.Sync(); err != nil {
+		return nil, fmt.Errorf("device identity: %w", err)
+	}
+	switch err := os.Link(f.TempName(), path); {
 	case err == nil:
+		if err := atomicfile.SyncDir(filepath.Dir(path)); err != nil {
+			return nil, fmt.Errorf("device identity: %w", err)
+		}
 		return id, nil
 	case errors.Is(err, os.ErrExist):
 		return loadIdentity(path) // another process won the race
 	default: // file systems without hard links
-		if err := os.Rename(tmp.Name(), path); err != nil {
+		if err := f.Commit(); err != nil {
 			return nil, fmt.Errorf("device identity: %w", err)
 		}
 		return id, nil
 	}
-}
-
-func writeSync(f *os.File, data []byte) error {
-	if err := f.Chmod(0o600); err != nil {
-		f.Close()
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 func loadIdentity(path string) (*Identity, error) {

@@ -16,7 +16,7 @@ const (
 )
 
 // Session keeps a gateway connection up for long-lived users (node host,
-// logs --follow): it dials, runs onConnect, waits for the connection to end
+// logs --follow, route.Kept): it dials, runs onConnect, waits for the connection to end
 // and reconnects with exponential backoff (1 s doubling to 30 s, ±20 %
 // jitter, reset after a successful hello + onConnect). Calls are never
 // replayed across connections.
@@ -79,11 +79,16 @@ func (s *Session) Wait(ctx context.Context) (*Conn, error) {
 
 // Call waits for a connection and makes one call on it.
 func (s *Session) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	return s.CallWith(ctx, method, params, CallOptions{})
+}
+
+// CallWith is Call with options (ExpectFinal for long-running methods).
+func (s *Session) CallWith(ctx context.Context, method string, params any, o CallOptions) (json.RawMessage, error) {
 	c, err := s.Wait(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return c.Call(ctx, method, params)
+	return c.CallWith(ctx, method, params, o)
 }
 
 // Done is closed when the reconnect loop has stopped and the last

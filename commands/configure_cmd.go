@@ -16,7 +16,6 @@ import (
 
 	"github.com/openclaw-go/openclaw/config"
 	"github.com/openclaw-go/openclaw/tools"
-	"github.com/openclaw-go/openclaw/tools/web"
 )
 
 // configureSections are the original's `openclaw configure --section`
@@ -104,7 +103,7 @@ func (r *runtime) configure(c *cli.Context) error {
 // webAnswers are the web section's choices, written in one edit.
 type webAnswers struct {
 	search, fetch bool
-	provider      *web.Provider
+	provider      *tools.SearchProvider
 	key           string // "" keeps what is stored
 }
 
@@ -140,7 +139,7 @@ func (r *runtime) webFromFlags(c *cli.Context, cfg *config.Config) (webAnswers, 
 	if id == "" {
 		id = cfg.String("tools.web.search.provider", "brave")
 	}
-	a.provider = web.LookupProvider(id)
+	a.provider = tools.LookupSearchProvider(id)
 	if a.provider == nil {
 		return a, tools.Errorf(tools.CodeUsage, "unknown provider %q (one of: %s)", id, providerIDs())
 	}
@@ -159,7 +158,7 @@ func (r *runtime) webFromFlags(c *cli.Context, cfg *config.Config) (webAnswers, 
 	return a, nil
 }
 
-func noKeyNote(p *web.Provider) string {
+func noKeyNote(p *tools.SearchProvider) string {
 	return fmt.Sprintf("No key stored yet — web_search won't work until a key is available. Store your %s API key here or set %s in the gateway environment. Get your API key at: %s",
 		p.Label, strings.Join(p.EnvKeys, " or "), p.Signup)
 }
@@ -170,7 +169,7 @@ func (r *runtime) webInteractive(ctx context.Context, in *os.File, cfg *config.C
 	pr := prompter{in: in, w: w}
 	fmt.Fprintf(w, "%s\n\n", webNote)
 	hasKey := false
-	for _, p := range web.Providers() {
+	for _, p := range tools.SearchProviders() {
 		if k, _ := p.Key(cfg); k != "" {
 			hasKey = true
 		}
@@ -181,7 +180,7 @@ func (r *runtime) webInteractive(ctx context.Context, in *os.File, cfg *config.C
 		return a, err
 	}
 	if a.search {
-		list := web.Providers()
+		list := tools.SearchProviders()
 		initial := 0
 		stored := cfg.String("tools.web.search.provider", "")
 		for i, p := range list {
@@ -211,7 +210,7 @@ func (r *runtime) webInteractive(ctx context.Context, in *os.File, cfg *config.C
 			case convErr == nil && n >= 1 && n <= len(list):
 				a.provider = list[n-1]
 			default:
-				if a.provider = web.LookupProvider(s); a.provider == nil {
+				if a.provider = tools.LookupSearchProvider(s); a.provider == nil {
 					fmt.Fprintf(w, "Type a number from 1 to %d or a provider name.\n", len(list))
 				}
 			}
@@ -257,7 +256,7 @@ func (r *runtime) webInteractive(ctx context.Context, in *os.File, cfg *config.C
 
 // testKey runs one real search with the new key (and the configured base
 // URL, if any) and says what came back.
-func (r *runtime) testKey(ctx context.Context, cfg *config.Config, p *web.Provider, key string) (string, error) {
+func (r *runtime) testKey(ctx context.Context, cfg *config.Config, p *tools.SearchProvider, key string) (string, error) {
 	doc := map[string]any{}
 	if b, err := json.Marshal(cfg.Doc); err == nil {
 		_ = json.Unmarshal(b, &doc)
@@ -385,7 +384,7 @@ func sectionNames() string {
 
 func providerIDs() string {
 	var ids []string
-	for _, p := range web.Providers() {
+	for _, p := range tools.SearchProviders() {
 		ids = append(ids, p.ID)
 	}
 	return strings.Join(ids, ", ")

@@ -143,7 +143,7 @@ func (r *runtime) doctorGateway(c *cli.Context) []check {
 	}
 	ctx, cancel := context.WithTimeout(c.Context, d)
 	defer cancel()
-	conn, err := client.Dial(ctx, client.Options{URL: t.url, Token: t.token, Password: t.password,
+	conn, err := client.Dial(ctx, client.Options{URL: t.URL, Token: t.Token, Password: t.Password,
 		ClientID: "cli", ClientMode: "cli", Version: Version, Scopes: []string{protocol.ScopeRead}})
 	var gw check
 	reachable := err == nil
@@ -151,18 +151,18 @@ func (r *runtime) doctorGateway(c *cli.Context) []check {
 	case err == nil:
 		v := conn.Hello().Server.Version
 		conn.Close()
-		gw = check{Name: "gateway", Status: "pass", Message: fmt.Sprintf("reachable at %s, version %s", t.url, v)}
+		gw = check{Name: "gateway", Status: "pass", Message: fmt.Sprintf("reachable at %s, version %s", t.URL, v)}
 	case tools.AsError(err).ExitCode() == 4:
 		reachable = true
-		gw = check{Name: "gateway", Status: "fail", Message: fmt.Sprintf("reachable at %s, but authentication failed: %s", t.url, tools.AsError(err).Message),
+		gw = check{Name: "gateway", Status: "fail", Message: fmt.Sprintf("reachable at %s, but authentication failed: %s", t.URL, tools.AsError(err).Message),
 			Hint: "pass --token, set OPENCLAW_GATEWAY_TOKEN, or gateway.auth.token in config"}
 	case tools.AsError(err).ExitCode() == 5:
-		gw = check{Name: "gateway", Status: "warn", Message: "no gateway at " + t.url, Hint: "start it with `openclaw serve`"}
+		gw = check{Name: "gateway", Status: "warn", Message: "no gateway at " + t.URL, Hint: "start it with `openclaw serve`"}
 	default:
-		gw = check{Name: "gateway", Status: "fail", Message: fmt.Sprintf("%s: %s", t.url, tools.AsError(err).Message)}
+		gw = check{Name: "gateway", Status: "fail", Message: fmt.Sprintf("%s: %s", t.URL, tools.AsError(err).Message)}
 	}
 	out := []check{gw}
-	if pc, ok := doctorPort(t.url, reachable); ok {
+	if pc, ok := doctorPort(t.URL, reachable); ok {
 		out = append(out, pc)
 	}
 	return out

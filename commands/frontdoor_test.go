@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/openclaw-go/openclaw/route"
 	"github.com/openclaw-go/openclaw/tools"
 )
 
@@ -52,17 +53,6 @@ func TestCLIGoesThroughInvoke(t *testing.T) {
 	}
 }
 
-func TestIsLoopbackURL(t *testing.T) {
-	for u, want := range map[string]bool{
-		"ws://127.0.0.1:18789": true, "ws://localhost:1": true, "wss://[::1]:2": true, "ws://127.1.2.3": true,
-		"ws://10.0.0.2:18789": false, "wss://gw.example.com": false, "::garbage": false,
-	} {
-		if got := isLoopbackURL(u); got != want {
-			t.Errorf("%s: got %v", u, got)
-		}
-	}
-}
-
 // A gateway on another host cannot see this directory: relative paths go
 // as typed and the CLI says where they will resolve.
 func TestResolvePathsRule(t *testing.T) {
@@ -89,7 +79,7 @@ func TestResolvePathsRule(t *testing.T) {
 	} {
 		errb.Reset()
 		p := map[string]any{"path": tc.in}
-		if err := r.resolvePaths(a, p, tc.relay, gatewayTarget{url: tc.url}); err != nil {
+		if err := r.resolvePaths(a, p, tc.relay, route.Target{URL: tc.url}); err != nil {
 			t.Fatal(err)
 		}
 		if p["path"] != tc.want || (errb.Len() > 0) != tc.note {

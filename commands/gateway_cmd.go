@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -69,19 +68,18 @@ func (r *runtime) gatewayCall(c *cli.Context) error {
 	return r.emit(c, render, res)
 }
 
-// callScopes dials the resolved gateway and sends one request.
+// callScopes sends one request to the resolved gateway, on a connection of
+// its own that asks for scopes.
 func (r *runtime) callScopes(c *cli.Context, method string, scopes []string, params json.RawMessage, def time.Duration) (json.RawMessage, error) {
-	t, err := r.target(c)
-	if err != nil {
-		return nil, err
-	}
 	d := c.Duration("timeout")
 	if d <= 0 {
 		d = def
 	}
-	ctx, cancel := context.WithTimeout(c.Context, d)
-	defer cancel()
-	return r.dialCall(ctx, t, method, scopes, params)
+	rt, err := r.router(c, d)
+	if err != nil {
+		return nil, err
+	}
+	return rt.Call(c.Context, method, scopes, params)
 }
 
 func (r *runtime) healthCommand() *cli.Command {

@@ -38,7 +38,7 @@ func (r *runtime) gatewayStatus(c *cli.Context) error {
 	defer cancel()
 	start := time.Now()
 	conn, err := client.Dial(ctx, client.Options{
-		URL: t.url, Token: t.token, Password: t.password,
+		URL: t.URL, Token: t.Token, Password: t.Password,
 		ClientID: "cli", ClientMode: "cli", Version: Version,
 		Scopes: []string{protocol.ScopeRead},
 	})
@@ -49,7 +49,7 @@ func (r *runtime) gatewayStatus(c *cli.Context) error {
 	connectMs := time.Since(start).Milliseconds()
 	hello := conn.Hello()
 	out := map[string]any{
-		"url": t.url, "reachable": true, "connectMs": connectMs,
+		"url": t.URL, "reachable": true, "connectMs": connectMs,
 		"protocol": hello.Protocol, "server": hello.Server, "auth": hello.Auth,
 		"methods": len(hello.Features.Methods),
 	}

@@ -34,7 +34,7 @@ func (r *runtime) logsFollow(c *cli.Context, params map[string]any) error {
 	defer cancel()
 	f := &logFollower{r: r, c: c, params: params, cancel: cancel}
 	sess := client.Connect(ctx, client.Options{
-		URL: t.url, Token: t.token, Password: t.password,
+		URL: t.URL, Token: t.Token, Password: t.Password,
 		ClientID: "cli", ClientMode: "cli", Version: Version,
 		Scopes:  []string{protocol.ScopeRead},
 		OnEvent: f.onEvent,

@@ -13,7 +13,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/openclaw-go/openclaw/atomicfile"
 	"github.com/openclaw-go/openclaw/gateway"
+	"github.com/openclaw-go/openclaw/route"
 	"github.com/openclaw-go/openclaw/store/media"
 	"github.com/openclaw-go/openclaw/tools"
 	"github.com/tidwall/gjson"
@@ -146,14 +148,14 @@ func openLocalMedia(path string) (io.ReadCloser, error) {
 
 // fetchMedia downloads a result file from the gateway's media route with
 // the call's token or password as a bearer token.
-func fetchMedia(ctx context.Context, t gatewayTarget, ref tools.MediaRef) (io.ReadCloser, error) {
+func fetchMedia(ctx context.Context, t route.Target, ref tools.MediaRef) (io.ReadCloser, error) {
 	name := media.Name(ref.Path)
 	if name == "" {
 		return nil, tools.Errorf(tools.CodeFailed, "--out: %q is not a gateway media file", ref.Path)
 	}
-	u, err := url.Parse(t.url)
+	u, err := url.Parse(t.URL)
 	if err != nil {
-		return nil, tools.Errorf(tools.CodeUsage, "--out: gateway URL %q: %v", t.url, err)
+		return nil, tools.Errorf(tools.CodeUsage, "--out: gateway URL %q: %v", t.URL, err)
 	}
 	switch u.Scheme {
 	case "ws", "http":
@@ -161,7 +163,7 @@ func fetchMedia(ctx context.Context, t gatewayTarget, ref tools.MediaRef) (io.Re
 	case "wss", "https":
 		u.Scheme = "https"
 	default:
-		return nil, tools.Errorf(tools.CodeUsage, "--out: gateway URL %q: unsupported scheme", t.url)
+		return nil, tools.Errorf(tools.CodeUsage, "--out: gateway URL %q: unsupported scheme", t.URL)
 	}
 	u.Path, u.RawQuery, u.Fragment = gateway.MediaRoute+name, "", ""
 	// A relayed call without --timeout still must not hang on a stuck
@@ -180,16 +182,12 @@ func fetchMedia(ctx context.Context, t gatewayTarget, ref tools.MediaRef) (io.Re
 	return cancelOnClose{body, cancel}, nil
 }
 
-func mediaRequest(ctx context.Context, u string, t gatewayTarget) (*http.Request, error) {
+func mediaRequest(ctx context.Context, u string, t route.Target) (*http.Request, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, fmt.Errorf("--out: %w", err)
 	}
-	secret := t.token
-	if secret == "" {
-		secret = t.password
-	}
-	if secret != "" {
+	if secret := t.Secret(); secret != "" {
 		req.Header.Set("Authorization", "Bearer "+secret)
 	}
 	return req, nil
@@ -229,28 +227,11 @@ type cancelOnClose struct {
 
 func (c cancelOnClose) Close() error { err := c.ReadCloser.Close(); c.cancel(); return err }
 
-// writeFileAtomic writes src to dst via a temp file in dst's directory,
-// fsync and rename, so dst is never left half-written.
+// writeFileAtomic writes src to dst through atomicfile (temp file in dst's
+// directory, fsync, rename, fsync of the directory), so dst is never left
+// half-written; a deadline stops the copy and leaves dst as it was.
 func writeFileAtomic(ctx context.Context, dst string, src io.Reader) (int64, error) {
-	dir := filepath.Dir(dst)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(dst)+".tmp-*")
-	if err != nil {
-		return 0, fmt.Errorf("--out: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	n, err := io.Copy(tmp, ctxReader{ctx, src})
-	if err == nil {
-		err = tmp.Chmod(0o644)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), dst)
-	}
+	n, err := atomicfile.WriteFrom(ctx, dst, src, 0o644)
 	if err != nil {
 		if ctx.Err() != nil {
 			return n, tools.Errorf(tools.CodeTimeout, "--out: %v", ctx.Err())
@@ -258,17 +239,4 @@ func writeFileAtomic(ctx context.Context, dst string, src io.Reader) (int64, err
 		return n, fmt.Errorf("--out: %w", err)
 	}
 	return n, nil
-}
-
-// ctxReader stops a copy when ctx ends.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(p)
 }

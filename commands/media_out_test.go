@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/openclaw-go/openclaw/config"
 	"github.com/openclaw-go/openclaw/failure"
 	"github.com/openclaw-go/openclaw/gateway"
+	"github.com/openclaw-go/openclaw/route"
 	"github.com/openclaw-go/openclaw/store/media"
 	"github.com/openclaw-go/openclaw/tools"
 )
@@ -55,7 +57,7 @@ func TestFetchMediaFromGateway(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	target := gatewayTarget{url: "ws://" + srv.Addr(), token: "s3cret"}
+	target := route.Target{URL: "ws://" + srv.Addr(), Token: "s3cret"}
 	fctx, fcancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer fcancel()
 	// The port is bound (Listen): the request waits in the backlog until
@@ -76,10 +78,10 @@ func TestFetchMediaFromGateway(t *testing.T) {
 		}
 		return ""
 	}
-	if _, err := fetchMedia(fctx, gatewayTarget{url: target.url, token: "wrong"}, ref); code(err) != tools.CodeAuth {
+	if _, err := fetchMedia(fctx, route.Target{URL: target.URL, Token: "wrong"}, ref); code(err) != tools.CodeAuth {
 		t.Errorf("wrong token: %v", err)
 	}
-	if _, err := fetchMedia(fctx, gatewayTarget{url: target.url}, ref); code(err) != tools.CodeAuth {
+	if _, err := fetchMedia(fctx, route.Target{URL: target.URL}, ref); code(err) != tools.CodeAuth {
 		t.Errorf("no token: %v", err)
 	}
 	if _, err := fetchMedia(fctx, target, tools.MediaRef{Path: "/x/media/0000.png"}); code(err) != tools.CodeNotFound {
@@ -87,5 +89,36 @@ func TestFetchMediaFromGateway(t *testing.T) {
 	}
 	if _, err := fetchMedia(fctx, target, tools.MediaRef{Path: "/x/media/.."}); err == nil {
 		t.Error("unsafe name fetched")
+	}
+}
+
+// --out writes through atomicfile: the file is replaced whole (mode 0644),
+// and a copy stopped by its deadline leaves the old file and no temp file.
+func TestWriteFileAtomic(t *testing.T) {
+	dir := t.TempDir()
+	dst := filepath.Join(dir, "shot.png")
+	if err := os.WriteFile(dst, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	n, err := writeFileAtomic(context.Background(), dst, strings.NewReader("new bytes"))
+	if err != nil || n != 9 {
+		t.Fatalf("write: %d %v", n, err)
+	}
+	if b, _ := os.ReadFile(dst); string(b) != "new bytes" {
+		t.Fatalf("content %q", b)
+	}
+	if fi, _ := os.Stat(dst); fi.Mode().Perm() != 0o644 {
+		t.Errorf("mode %v", fi.Mode().Perm())
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := writeFileAtomic(ctx, dst, strings.NewReader("partial")); tools.AsError(err).Code != tools.CodeTimeout {
+		t.Errorf("cancelled copy: want TIMEOUT, got %v", err)
+	}
+	if b, _ := os.ReadFile(dst); string(b) != "new bytes" {
+		t.Errorf("a stopped copy changed the file: %q", b)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("temp files left: %v", ents)
 	}
 }

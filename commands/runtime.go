@@ -7,6 +7,7 @@ import (
 
 	"github.com/mattn/go-isatty"
 	"github.com/openclaw-go/openclaw/config"
+	"github.com/openclaw-go/openclaw/route"
 	"github.com/openclaw-go/openclaw/store/media"
 	"github.com/openclaw-go/openclaw/tools"
 	"github.com/urfave/cli/v2"
@@ -34,7 +35,7 @@ type runtime struct {
 	expectFinal bool
 	// relayed is the gateway the last tool call ran on (nil: in this
 	// process); --out fetches result files from it (media_out.go).
-	relayed *gatewayTarget
+	relayed *route.Target
 
 	// cmdWord is the top-level command this command line runs (lazyflags.go):
 	// only its tool commands get their schema flags built. "" builds all.
@@ -93,7 +94,7 @@ func (r *runtime) Env(c *cli.Context) (*tools.Env, error) {
 		return nil, fmt.Errorf("working directory: %w", err)
 	}
 	env := &tools.Env{Config: cfg, StateDir: p.StateDir, Workspace: wd, Warn: r.stderr,
-		Subject: tools.Subject{AgentID: r.getenv("OPENCLAW_AGENT_ID")}}
+		Subject: tools.Subject{Kind: tools.CallerUser, AgentID: r.getenv("OPENCLAW_AGENT_ID")}} // the machine's user (tools/caller.go)
 	if r.sink != nil {
 		env.Sink = r.sink
 	}

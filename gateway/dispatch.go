@@ -163,8 +163,18 @@ func (s *Server) finish(ctx context.Context, c *conn, req *protocol.Request, fin
 // env is what a handler sees for this caller.
 func (s *Server) env(sess *session) *tools.Env {
 	env := s.baseEnv()
-	env.Subject = tools.Subject{Role: sess.role, Scopes: sess.scopes}
+	env.Subject = connSubject(sess)
 	return &env
+}
+
+// connSubject is the caller a connection is: a node host or an operator,
+// with the role and scopes it authenticated with (tools/caller.go).
+func connSubject(sess *session) tools.Subject {
+	kind := tools.CallerOperator
+	if sess.role == protocol.RoleNode {
+		kind = tools.CallerNode
+	}
+	return tools.Subject{Kind: kind, Role: sess.role, Scopes: sess.scopes}
 }
 
 // wireError maps a typed error onto the wire's ErrorShape: the code is

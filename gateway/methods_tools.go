@@ -174,11 +174,19 @@ type invokeParams struct {
 // applies tool policy and runs it. A tool's failure is reported in the
 // payload with its typed code, so a relayed call fails exactly as the local
 // one; a caller lacking the tool's scope gets the method error FORBIDDEN.
+// Naming a session or an agent makes the call that agent's (an agent
+// caller relayed by this connection, tools/caller.go).
 func runToolsInvoke(ctx context.Context, env *tools.Env, p invokeParams) (any, error) {
 	sub := *env
 	sub.Subject.AgentID, sub.Subject.SessionKey = p.AgentID, p.SessionKey
 	if sub.Subject.AgentID == "" {
 		sub.Subject.AgentID = tools.AgentFromSessionKey(p.SessionKey)
+	}
+	if p.AgentID != "" || p.SessionKey != "" {
+		// On behalf of an agent's turn: loop detection applies as to the
+		// agent itself, and the connection's scopes still bound what it may
+		// run (Role and Scopes stay).
+		sub.Subject.Kind = tools.CallerAgent
 	}
 	call := tools.Call{Tool: p.Name, Args: p.Args.Raw} // args as decoded once by the door, and their bytes
 	if p.Args.Value != nil {

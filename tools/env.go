@@ -7,14 +7,20 @@ import (
 	"github.com/openclaw-go/openclaw/config"
 )
 
-// Subject says who is calling: it feeds the tool policy and scope checks.
+// Subject says who is calling: it feeds the tool policy, the scope checks
+// and loop detection (caller.go has the kinds and the rules). The zero
+// Subject is the local user (the CLI in this process).
 type Subject struct {
+	// Kind is the kind of caller; empty resolves from the other fields to
+	// the least privileged kind they fit (Subject.Caller).
+	Kind Caller `json:"kind,omitempty"`
 	// AgentID is the agent the call is made for ("main" when unset).
 	AgentID string `json:"agentId,omitempty"`
 	// Provider and Model select tools.byProvider entries ("openai", "gpt-5").
 	Provider string `json:"provider,omitempty"`
 	Model    string `json:"model,omitempty"`
-	// Role and Scopes are the gateway connection's ("operator", ["operator.read"]).
+	// Role and Scopes are those of the gateway connection the call arrived
+	// on ("operator", ["operator.read"]); empty when it came over none.
 	Role   string   `json:"role,omitempty"`
 	Scopes []string `json:"scopes,omitempty"`
 	// SessionKey is the session the call belongs to, when any.

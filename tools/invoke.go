@@ -115,15 +115,21 @@ func (r *Registry) resolve(c Call) (*Action, json.RawMessage, any, error) {
 	return nil, nil, nil, failure.Errorf(CodeUsage, "tools.Invoke: call names no action")
 }
 
-// authorize applies the action's own access rules to a caller that came
-// over the gateway (Subject.Role set by the gateway from the authenticated
-// connection): Open actions answer everyone; otherwise the role must be in
-// Roles (operators by default), and operators need Scope (when the action
-// declares none: operator.write for agent tools, the scope of tools.invoke;
-// operator.admin for gateway methods, as in the original). In-process callers (the CLI,
-// Role "") are the machine's user and pass; tool policy still applies.
+// authorize applies the action's own access rules to the caller
+// (caller.go): a Subject whose kind and connection disagree is refused;
+// one that arrived over a gateway connection (Role set by the gateway from
+// the authenticated connection) must have a role in Roles (operators by
+// default) unless the action is Open, and operators need Scope (when the
+// action declares none: operator.write for agent tools, the scope of
+// tools.invoke; operator.admin for gateway methods, as in the original).
+// Callers in this process that came over no connection (the local user,
+// an in-process agent turn or MCP client) have no scopes to check; tool
+// policy and loop detection still apply to them by kind.
 func authorize(sub Subject, a *Action) error {
-	if sub.Role == "" || a.Open {
+	if err := sub.check(); err != nil {
+		return err
+	}
+	if !sub.ViaGateway() || a.Open {
 		return nil
 	}
 	roles := a.Roles

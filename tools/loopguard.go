@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"sync"
 
 	"github.com/tidwall/gjson"
 
@@ -12,12 +13,15 @@ import (
 )
 
 // Tool-call loop detection inside the door (tools.loopDetection, off by
-// default). It applies to agent callers only: a gateway caller naming an
-// agent or a session. The history lives in the gateway's memory, in the
-// loopDetection service, keyed by session (or agent when no session is
-// named). A warning is added to the result the model reads (the original
-// only logs it); a critical verdict blocks the call with an error whose
-// message is the CRITICAL text.
+// default). It applies to the callers whose turns can run away by
+// themselves, agent and mcp (Subject.LoopGuarded), however they reach the
+// door: in this process or relayed by the gateway. The history lives in the
+// gateway's memory, in the loopDetection service, or, in a process without
+// that service (an agent loop or `openclaw mcp serve` on its own), in one
+// history per process. It is keyed by session, else by agent. A warning is
+// added to the result the model reads (the original only logs it); a
+// critical verdict blocks the call with an error whose message is the
+// CRITICAL text.
 
 // LoopServiceName is the gateway service holding the call histories.
 const LoopServiceName = "loopDetection"
@@ -42,29 +46,28 @@ type loopCheck struct {
 // loopGuard records the call and returns the verdict, or nil when loop
 // detection does not apply to this call.
 func loopGuard(env *Env, a *Action, params json.RawMessage) *loopCheck {
-	if a.Tool == "" || env.Subject.Role == "" {
+	if a.Tool == "" || !env.Subject.LoopGuarded() {
 		return nil
 	}
-	key := ""
-	switch {
-	case env.Subject.SessionKey != "":
+	key := "agent:" + env.AgentID()
+	if env.Subject.SessionKey != "" {
 		key = "session:" + env.Subject.SessionKey
-	case env.Subject.AgentID != "":
-		key = "agent:" + env.Subject.AgentID
-	default:
-		return nil
 	}
-	svc, _ := env.Services[LoopServiceName].(*loopService)
-	if svc == nil {
-		return nil
+	tracker := processLoops()
+	if svc, _ := env.Services[LoopServiceName].(*loopService); svc != nil {
+		tracker = svc.tracker
 	}
 	s := loopSettings(env)
 	if !s.Enabled {
 		return nil
 	}
-	v, t := svc.tracker.Before(key, s, a.Tool, policy.ArgsHash(a.ID(), params), policy.IsKnownPoll(a.Tool, a.Verb))
+	v, t := tracker.Before(key, s, a.Tool, policy.ArgsHash(a.ID(), params), policy.IsKnownPoll(a.Tool, a.Verb))
 	return &loopCheck{verdict: v, ticket: t}
 }
+
+// processLoops is the history of a process that runs no loopDetection
+// service (bounded by the tracker's session cap).
+var processLoops = sync.OnceValue(policy.NewLoopTracker)
 
 // loopSettings is tools.loopDetection with the calling agent's override,
 // read from the typed sections decoded once per config load.

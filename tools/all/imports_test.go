@@ -4,6 +4,7 @@ import (
 	"go/build"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -14,7 +15,8 @@ const module = "github.com/openclaw-go/openclaw/"
 // the gateway, the CLI or the client; the client speaks protocol (+ the leaf
 // error package) only; the gateway gets families through tools/all, not by
 // importing them; failure, atomicfile, flock and mediaref are leaves; the
-// store packages import no tools.
+// store packages import no tools. The CLI (commands) and the routing package
+// import no family: cmd/openclaw links them (issue 16).
 func TestImportRules(t *testing.T) {
 	root, err := filepath.Abs("../..")
 	if err != nil {
@@ -63,6 +65,15 @@ func TestImportRules(t *testing.T) {
 		forbid(below, func(p string) bool { return p == "tools" || strings.HasPrefix(p, "tools/") })
 	}
 	forbid("gateway", func(p string) bool { return p == "commands" || isFamily(p) || p == "tools/all" })
+	// The CLI knows no family by name (issue 16): the binary links them
+	// where it is assembled, and routing is shared by every front door.
+	forbid("commands", func(p string) bool { return isFamily(p) || p == "tools/all" })
+	forbid("route", func(p string) bool {
+		return p == "gateway" || p == "commands" || isFamily(p) || p == "tools/all"
+	})
+	if !slices.Contains(imports("cmd/openclaw"), "tools/all") {
+		t.Errorf("cmd/openclaw does not link the families (tools/all)")
+	}
 	entries, err := os.ReadDir(filepath.Join(root, "tools"))
 	if err != nil {
 		t.Fatal(err)

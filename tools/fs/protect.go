@@ -13,11 +13,12 @@ import (
 // (credentials, devices, logs, ...), except the agent workspaces inside
 // the state dir. The file tools must not be a way around the config.*
 // scopes: a write-scoped client could otherwise set gateway.auth.mode to
-// none and reconnect as admin. A caller without a role is the local CLI
-// user, the machine's owner, and is not restricted. Paths are compared
+// none and reconnect as admin. Only the local CLI user, the machine's
+// owner, is not restricted; an agent turn or MCP client in this process
+// (no connection, no scopes) is (tools.Subject.IsUser). Paths are compared
 // with every symlink resolved.
 func guardGatewayFiles(env *tools.Env, t *target) error {
-	if env == nil || env.Subject.Role == "" || protocol.ScopeSatisfied(env.Subject.Scopes, protocol.ScopeAdmin) {
+	if env == nil || env.Subject.IsUser() || protocol.ScopeSatisfied(env.Subject.Scopes, protocol.ScopeAdmin) {
 		return nil
 	}
 	deny := tools.Errorf(tools.CodeDenied,

@@ -94,6 +94,14 @@ func TestGatewayFilesNeedAdmin(t *testing.T) {
 	local := *env
 	local.Subject = tools.Subject{}
 	mustCall(t, &local, "edit", map[string]any{"path": cfg, "oldText": "rotated", "newText": "again"})
+	// A model turn or an MCP client in this process came over no gateway
+	// connection, but it is not the machine's user either (issue 16).
+	for _, sub := range []tools.Subject{{Kind: tools.CallerAgent, AgentID: "main"}, {Kind: tools.CallerMCP}, {SessionKey: "agent:main:x"}} {
+		in := *env
+		in.Subject = sub
+		_, err := call(t, &in, "write", map[string]any{"path": cfg, "content": "{}"})
+		wantErr(t, err, tools.CodeDenied, refused(cfg))
+	}
 }
 
 // A config file outside the state dir (OPENCLAW_CONFIG_PATH), and the files
