@@ -13,6 +13,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/openclaw-go/openclaw/approvalsfile"
 	"github.com/openclaw-go/openclaw/config"
 	"github.com/openclaw-go/openclaw/policy"
 	"github.com/openclaw-go/openclaw/protocol"
@@ -153,22 +154,27 @@ func (r *runtime) loadApprovals(c *cli.Context) (*policy.ExecApprovals, string, 
 	if err != nil {
 		return nil, "", err
 	}
-	path := policy.ApprovalsPath(p.StateDir)
-	doc, err := policy.LoadExecApprovals(path)
+	path := approvalsfile.Path(p.StateDir)
+	doc, err := approvalsfile.Load(path)
 	return doc, path, err
 }
 
-// changeApprovals loads, edits, saves atomically and prints the file.
+// changeApprovals edits the file under the writers' lock (the gateway's
+// allow-always and exec.approvals.set take the same one) and prints it.
 func (r *runtime) changeApprovals(c *cli.Context, edit func(*policy.ExecApprovals)) error {
-	doc, path, err := r.loadApprovals(c)
+	p, err := r.Paths(c)
 	if err != nil {
 		return err
 	}
-	edit(doc)
-	if err := doc.Save(path); err != nil {
+	path := approvalsfile.Path(p.StateDir)
+	snap, err := approvalsfile.Update(c.Context, path, func(s *approvalsfile.Snapshot) error {
+		edit(s.Doc)
+		return nil
+	})
+	if err != nil {
 		return err
 	}
-	b, _ := json.Marshal(map[string]any{"path": path, "file": doc})
+	b, _ := json.Marshal(map[string]any{"path": path, "file": snap.Doc})
 	return r.emit(c, nil, b)
 }
 

@@ -2,22 +2,10 @@ package policy
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
-
-	"github.com/google/uuid"
 )
-
-// ExecApprovalsFile is the host approvals file name under the state dir
-// (~/.openclaw/exec-approvals.json), in the original's format.
-const ExecApprovalsFile = "exec-approvals.json"
-
-// maxApprovalsBytes caps what is read of the approvals file.
-const maxApprovalsBytes = 4 << 20
 
 // ExecApprovals is the approvals document (spec §1.9).
 type ExecApprovals struct {
@@ -48,97 +36,34 @@ type AllowlistEntry struct {
 	LastResolvedPath string `json:"lastResolvedPath,omitempty"`
 }
 
-// ApprovalsPath is the approvals file of a state dir.
-func ApprovalsPath(stateDir string) string { return filepath.Join(stateDir, ExecApprovalsFile) }
-
-// LoadExecApprovals reads the file; a missing file is an empty document. A
-// symlinked or unreadable file is an error: security fails closed.
-func LoadExecApprovals(path string) (*ExecApprovals, error) {
-	doc := &ExecApprovals{Version: 1, Agents: map[string]*ExecApprovalAgent{}}
-	st, err := os.Lstat(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return doc, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("exec approvals: %w", err)
-	}
-	if st.Mode()&os.ModeSymlink != 0 || !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("exec approvals: %s is not a regular file (symlinks are refused)", path)
-	}
-	if st.Size() > maxApprovalsBytes {
-		return nil, fmt.Errorf("exec approvals: %s is larger than %d bytes", path, maxApprovalsBytes)
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("exec approvals: %w", err)
-	}
-	if err := json.Unmarshal(b, doc); err != nil {
-		return nil, fmt.Errorf("exec approvals: %s: %w", path, err)
-	}
-	if doc.Agents == nil {
-		doc.Agents = map[string]*ExecApprovalAgent{}
-	}
-	// Legacy agents.default merges into agents.main.
-	if d := doc.Agents["default"]; d != nil {
-		m := doc.Agents["main"]
-		if m == nil {
-			m = &ExecApprovalAgent{}
-			doc.Agents["main"] = m
-		}
-		m.Allowlist = append(m.Allowlist, d.Allowlist...)
-		if m.Security == "" {
-			m.Security = d.Security
-		}
-		if m.Ask == "" {
-			m.Ask = d.Ask
-		}
-		delete(doc.Agents, "default")
-	}
-	return doc, nil
+// NewExecApprovals is an empty document (what a missing file reads as).
+func NewExecApprovals() *ExecApprovals {
+	return &ExecApprovals{Version: 1, Agents: map[string]*ExecApprovalAgent{}}
 }
 
-// Save writes the document atomically (temp file, fsync, rename) with mode
-// 0600 in a 0700 directory.
-func (d *ExecApprovals) Save(path string) error {
+// Normalize fills what a parsed document may lack and merges the legacy
+// agents.default into agents.main (spec §1.9).
+func (d *ExecApprovals) Normalize() {
 	if d.Version == 0 {
 		d.Version = 1
 	}
-	for _, a := range d.Agents {
-		for i := range a.Allowlist {
-			if a.Allowlist[i].ID == "" {
-				a.Allowlist[i].ID = uuid.NewString()
-			}
+	if d.Agents == nil {
+		d.Agents = map[string]*ExecApprovalAgent{}
+	}
+	if old := d.Agents["default"]; old != nil {
+		m := d.Agent("main")
+		m.Allowlist = append(m.Allowlist, old.Allowlist...)
+		if m.Security == "" {
+			m.Security = old.Security
 		}
+		if m.Ask == "" {
+			m.Ask = old.Ask
+		}
+		if m.AskFallback == "" {
+			m.AskFallback = old.AskFallback
+		}
+		delete(d.Agents, "default")
 	}
-	b, err := json.MarshalIndent(d, "", "  ")
-	if err != nil {
-		return err
-	}
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("exec approvals: %w", err)
-	}
-	f, err := os.CreateTemp(dir, ".exec-approvals-*")
-	if err != nil {
-		return fmt.Errorf("exec approvals: %w", err)
-	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(append(b, '\n')); err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(f.Name(), 0o600)
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		return fmt.Errorf("exec approvals: write %s: %w", path, err)
-	}
-	return nil
 }
 
 // Agent returns the agent's entry, created when missing.

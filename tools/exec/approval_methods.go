@@ -2,13 +2,10 @@ package exectool
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
-	"errors"
-	"os"
 	"time"
 
+	"github.com/openclaw-go/openclaw/approvalsfile"
 	"github.com/openclaw-go/openclaw/policy"
 	"github.com/openclaw-go/openclaw/protocol"
 	"github.com/openclaw-go/openclaw/tools"
@@ -236,63 +233,52 @@ func approvalResolveMethod(ctx context.Context, env *tools.Env, p resolveParams)
 // approvalsSnapshot is the original's {path, exists, hash, file}: hash is
 // the SHA-256 of the file's bytes, the compare-and-set token for set.
 func approvalsSnapshot(env *tools.Env) (map[string]any, error) {
-	path := policy.ApprovalsPath(env.StateDir)
-	doc, err := policy.LoadExecApprovals(path)
+	path := approvalsfile.Path(env.StateDir)
+	snap, err := approvalsfile.Read(path)
 	if err != nil {
 		return nil, tools.Errorf(tools.CodeFailed, "%v", err)
 	}
-	hash, exists, err := fileHash(path)
-	if err != nil {
-		return nil, err
-	}
-	return map[string]any{"path": path, "exists": exists, "hash": hash, "file": doc}, nil
+	return snapshotAnswer(path, snap), nil
 }
 
-// fileHash is the original's hash: SHA-256 hex of the bytes, and for a
-// missing file "missing:" + the SHA-256 of nothing (a token to create it).
-func fileHash(path string) (string, bool, error) {
-	b, err := os.ReadFile(path) // LoadExecApprovals has checked it is a small regular file
-	if errors.Is(err, os.ErrNotExist) {
-		sum := sha256.Sum256(nil)
-		return "missing:" + hex.EncodeToString(sum[:]), false, nil
-	}
-	if err != nil {
-		return "", false, tools.Errorf(tools.CodeFailed, "exec approvals: %v", err)
-	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:]), true, nil
+func snapshotAnswer(path string, s *approvalsfile.Snapshot) map[string]any {
+	return map[string]any{"path": path, "exists": s.Exists, "hash": s.Hash, "file": s.Doc}
 }
 
+// approvalsSetMethod replaces the file under the writers' lock, comparing
+// the hash inside it: a change made in between (by the CLI, another
+// operator, an allow-always) is refused, never lost.
 func approvalsSetMethod(ctx context.Context, env *tools.Env, p struct {
 	File     json.RawMessage `json:"file"`
 	BaseHash *string         `json:"baseHash"`
 }) (any, error) {
-	q, err := approvalQueueOf(env, "exec.approvals.set")
-	if err != nil {
+	if _, err := approvalQueueOf(env, "exec.approvals.set"); err != nil {
 		return nil, err
 	}
-	q.fileMu.Lock()
-	defer q.fileMu.Unlock()
-	path := policy.ApprovalsPath(env.StateDir)
-	hash, exists, err := fileHash(path)
-	if err != nil {
-		return nil, err
-	}
-	if (p.BaseHash != nil && *p.BaseHash != hash) || (exists && p.BaseHash == nil) {
-		return nil, tools.Errorf(tools.CodeInvalidParams, "exec approvals changed since they were read (baseHash mismatch): read them again with exec.approvals.get")
-	}
-	var doc policy.ExecApprovals
-	if err := json.Unmarshal(p.File, &doc); err != nil {
+	doc := policy.NewExecApprovals()
+	if err := json.Unmarshal(p.File, doc); err != nil {
 		return nil, tools.Errorf(tools.CodeInvalidParams, "exec approvals file: %v", err)
 	}
-	if err := validateApprovals(&doc); err != nil {
+	doc.Normalize()
+	if err := validateApprovals(doc); err != nil {
 		return nil, err
 	}
 	doc.Version = 1
-	if err := doc.Save(path); err != nil {
+	path := approvalsfile.Path(env.StateDir)
+	snap, err := approvalsfile.Update(ctx, path, func(cur *approvalsfile.Snapshot) error {
+		if (p.BaseHash != nil && *p.BaseHash != cur.Hash) || (cur.Exists && p.BaseHash == nil) {
+			return tools.Errorf(tools.CodeInvalidParams, "exec approvals changed since they were read (baseHash mismatch): read them again with exec.approvals.get")
+		}
+		cur.Doc = doc
+		return nil
+	})
+	if err != nil {
+		if te := tools.AsError(err); te.Code == tools.CodeInvalidParams {
+			return nil, err
+		}
 		return nil, tools.Errorf(tools.CodeFailed, "%v", err)
 	}
-	return approvalsSnapshot(env)
+	return snapshotAnswer(path, snap), nil
 }
 
 // validateApprovals refuses values the policy does not know (fails closed

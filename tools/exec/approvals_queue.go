@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/openclaw-go/openclaw/approvalsfile"
 	"github.com/openclaw-go/openclaw/policy"
 	"github.com/openclaw-go/openclaw/tools"
 )
@@ -99,7 +100,6 @@ type approvalQueue struct {
 	byID    map[string]*approval
 	settled []string // settled ids, oldest first
 	closed  bool
-	fileMu  sync.Mutex // serialises allow-always writes of exec-approvals.json
 }
 
 func newApprovalQueue(env *tools.Env) (tools.Service, error) {
@@ -306,35 +306,34 @@ func (q *approvalQueue) cancel(a *approval, reason string) {
 }
 
 // persistAllowAlways adds the request's missed executables to the agent's
-// allowlist in exec-approvals.json (atomic write), as source allow-always.
+// allowlist in exec-approvals.json (under the writers' lock, atomic
+// write), as source allow-always.
 func (q *approvalQueue) persistAllowAlways(a *approval) error {
 	if len(a.req.Missed) == 0 {
 		return nil
 	}
-	q.fileMu.Lock()
-	defer q.fileMu.Unlock()
-	path := policy.ApprovalsPath(q.stateDir)
-	doc, err := policy.LoadExecApprovals(path)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, err := approvalsfile.Update(ctx, approvalsfile.Path(q.stateDir), func(cur *approvalsfile.Snapshot) error {
+		agent := a.req.AgentID
+		if agent == "" {
+			agent = "main"
+		}
+		entry := cur.Doc.Agent(agent)
+		now := time.Now().UnixMilli()
+		for _, exe := range a.req.Missed {
+			found := false
+			for _, e := range entry.Allowlist {
+				found = found || (e.Pattern == exe && e.ArgPattern == "")
+			}
+			if !found {
+				entry.Allowlist = append(entry.Allowlist, policy.AllowlistEntry{Pattern: exe, Source: decisionAllowAlways,
+					LastUsedAt: now, LastUsedCommand: a.req.Command, LastResolvedPath: exe})
+			}
+		}
+		return nil
+	})
 	if err != nil {
-		return tools.Errorf(tools.CodeFailed, "allow-always: %v", err)
-	}
-	agent := a.req.AgentID
-	if agent == "" {
-		agent = "main"
-	}
-	entry := doc.Agent(agent)
-	now := time.Now().UnixMilli()
-	for _, exe := range a.req.Missed {
-		found := false
-		for _, e := range entry.Allowlist {
-			found = found || (e.Pattern == exe && e.ArgPattern == "")
-		}
-		if !found {
-			entry.Allowlist = append(entry.Allowlist, policy.AllowlistEntry{Pattern: exe, Source: decisionAllowAlways,
-				LastUsedAt: now, LastUsedCommand: a.req.Command, LastResolvedPath: exe})
-		}
-	}
-	if err := doc.Save(path); err != nil {
 		return tools.Errorf(tools.CodeFailed, "allow-always: %v", err)
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/openclaw-go/openclaw/approvalsfile"
 	"github.com/openclaw-go/openclaw/policy"
 	"github.com/openclaw-go/openclaw/tools"
 )
@@ -40,7 +41,7 @@ func (n *approvalNeed) allowedDecisions() []string {
 // ask≠off needs an approval: the returned need is non-nil.
 func checkApproval(ctx context.Context, env *tools.Env, p execParams, cwd string) (*approvalNeed, error) {
 	cfg := conf(env)
-	doc, err := policy.LoadExecApprovals(policy.ApprovalsPath(env.StateDir))
+	doc, err := approvalsfile.Load(approvalsfile.Path(env.StateDir))
 	if err != nil {
 		return nil, tools.Errorf(tools.CodeDenied, "exec denied: %v", err)
 	}
