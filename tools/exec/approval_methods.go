@@ -3,7 +3,6 @@ package exectool
 import (
 	"context"
 	"encoding/json"
-	"time"
 
 	"github.com/openclaw-go/openclaw/approvalsfile"
 	"github.com/openclaw-go/openclaw/policy"
@@ -136,7 +135,7 @@ func approvalRequestMethod(ctx context.Context, env *tools.Env, p approvalReques
 	if req.Ask == "always" {
 		req.AllowedDecisions = []string{decisionAllowOnce, decisionDeny}
 	}
-	a, err := q.create(req, time.Duration(p.TimeoutMs)*time.Millisecond, "deny", false, nil)
+	a, err := q.create(req, millisDuration(float64(p.TimeoutMs), maxApprovalTimeout), "deny", false, nil)
 	if err != nil {
 		return nil, err
 	}

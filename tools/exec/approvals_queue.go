@@ -105,7 +105,7 @@ type approvalQueue struct {
 func newApprovalQueue(env *tools.Env) (tools.Service, error) {
 	timeout := defaultApprovalTimeout
 	if ms, err := strconv.Atoi(os.Getenv("OPENCLAW_EXEC_APPROVAL_TIMEOUT_MS")); err == nil && ms > 0 {
-		timeout = min(time.Duration(ms)*time.Millisecond, maxApprovalTimeout)
+		timeout = millisDuration(float64(ms), maxApprovalTimeout)
 	}
 	return &approvalQueue{events: env.Events, stateDir: env.StateDir, timeout: timeout, byID: map[string]*approval{}}, nil
 }

@@ -159,7 +159,7 @@ func processPoll(ctx context.Context, env *tools.Env, p procParams) (any, error)
 		return nil, err
 	}
 	if p.Timeout != nil && *p.Timeout > 0 {
-		wait := min(time.Duration(*p.Timeout)*time.Millisecond, maxPollWait)
+		wait := millisDuration(*p.Timeout, maxPollWait)
 		t := time.NewTimer(wait)
 		defer t.Stop()
 		ch := s.p.out.wait()

@@ -67,8 +67,8 @@ func newRegistry(env *tools.Env) (tools.Service, error) {
 	if cfg == nil {
 		cfg = config.Empty()
 	}
-	ttl := time.Duration(cfg.Int("tools.exec.cleanupMs", int(defaultTTL/time.Millisecond))) * time.Millisecond
-	ttl = min(max(ttl, minTTL), maxTTL)
+	ttl := millisDuration(float64(cfg.Int("tools.exec.cleanupMs", int(defaultTTL/time.Millisecond))), maxTTL)
+	ttl = max(ttl, minTTL)
 	if env.Jobs == nil {
 		return nil, fmt.Errorf("exec service: needs the gateway's job runner")
 	}
