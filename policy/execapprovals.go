@@ -127,15 +127,16 @@ func (d *ExecApprovals) Effective(agent string) (security, ask string, allow []A
 	return security, ask, allow
 }
 
-// DefaultSafeBins are stdin-only filters allowed without an entry (classic list).
-var DefaultSafeBins = []string{"jq", "grep", "cut", "sort", "uniq", "head", "tail", "tr", "wc"}
-
 // Segment is one simple command of a shell line: argv and whether argv[0]
 // was found through PATH (a bare name) rather than typed as a path.
 type Segment struct {
 	Argv     []string
 	Resolved string // absolute real path of argv[0], "" when not found
 	ViaPATH  bool
+	// Expands marks the words of Argv the shell may expand (a $ outside
+	// single quotes, or an unquoted glob or ~): their text is not what the
+	// program will see. Nil when unknown (then every word is suspect).
+	Expands []bool
 }
 
 // AnalyzeCommand splits a shell line into simple commands on |, &&, || and
@@ -143,23 +144,34 @@ type Segment struct {
 // command or process substitution, heredocs, backgrounding, subshells,
 // unbalanced quotes (spec §1.8 step 3: a miss).
 func AnalyzeCommand(line string) (segs [][]string, ok bool) {
-	var cur []string
+	words, ok := AnalyzeWords(line)
+	for _, w := range words {
+		segs = append(segs, w.Argv)
+	}
+	return segs, ok
+}
+
+// AnalyzeWords is AnalyzeCommand with, for each word, whether the shell
+// may expand it (see Segment.Expands).
+func AnalyzeWords(line string) (segs []Segment, ok bool) {
+	var cur Segment
 	var word strings.Builder
-	inWord := false
+	inWord, expands := false, false
 	flushWord := func() {
 		if inWord {
-			cur = append(cur, word.String())
+			cur.Argv = append(cur.Argv, word.String())
+			cur.Expands = append(cur.Expands, expands)
 			word.Reset()
-			inWord = false
+			inWord, expands = false, false
 		}
 	}
 	flushSeg := func() bool {
 		flushWord()
-		if len(cur) == 0 {
+		if len(cur.Argv) == 0 {
 			return false
 		}
 		segs = append(segs, cur)
-		cur = nil
+		cur = Segment{}
 		return true
 	}
 	rs := []rune(line)
@@ -186,6 +198,9 @@ func AnalyzeCommand(line string) (segs [][]string, ok bool) {
 				}
 				if rs[j] == '`' || (rs[j] == '$' && j+1 < len(rs) && rs[j+1] == '(') {
 					return nil, false
+				}
+				if rs[j] == '$' {
+					expands = true
 				}
 			}
 			if j >= len(rs) {
@@ -223,6 +238,9 @@ func AnalyzeCommand(line string) (segs [][]string, ok bool) {
 			return nil, false
 		case c == '$' && i+1 < len(rs) && rs[i+1] == '(':
 			return nil, false
+		case c == '$' || c == '*' || c == '?' || c == '[' || c == '~':
+			word.WriteRune(c)
+			inWord, expands = true, true
 		default:
 			word.WriteRune(c)
 			inWord = true
@@ -265,48 +283,6 @@ func MatchAllowlist(seg Segment, entries []AllowlistEntry, home string) *Allowli
 		return e
 	}
 	return nil
-}
-
-// SafeBin reports whether a segment is a safe stdin filter: a bin from the
-// list found in a trusted dir, with no path-like or file operands (argv
-// shape only; unknown long options and known file flags fail closed).
-func SafeBin(seg Segment, bins, trustedDirs []string) bool {
-	if seg.Resolved == "" || len(seg.Argv) == 0 {
-		return false
-	}
-	name := filepath.Base(seg.Resolved)
-	listed := false
-	for _, b := range bins {
-		listed = listed || b == name
-	}
-	trusted := false
-	for _, d := range trustedDirs {
-		trusted = trusted || filepath.Dir(seg.Resolved) == d
-	}
-	if !listed || !trusted {
-		return false
-	}
-	denied := map[string]bool{"-r": true, "-R": true, "-f": true, "-d": true, "--file": true, "--recursive": true,
-		"-o": true, "-T": true, "--output": true, "--compress-program": true, "-F": true, "--follow": true,
-		"--retry": true, "--files0-from": true}
-	prev := ""
-	for _, a := range seg.Argv[1:] {
-		isPattern := name == "grep" && (prev == "-e" || prev == "--regexp")
-		prev = a
-		if isPattern {
-			continue
-		}
-		switch {
-		case denied[a], strings.HasPrefix(a, "--") && strings.Contains(a, "="):
-			return false
-		case strings.ContainsAny(a, "/~*?["):
-			return false
-		case name == "grep" && !strings.HasPrefix(a, "-"):
-			// grep's pattern must come with -e: a bare operand could be a file
-			return false
-		}
-	}
-	return true
 }
 
 // pathGlob: ** any chars incl. /, * any except /, ? one except /; anchored.

@@ -104,7 +104,7 @@ func localApprovalError(p execParams, cwd string, n *approvalNeed) error {
 // allowlisted resolves each segment's executable and matches it; missed
 // are the executables (real paths, or the words) that matched nothing.
 func allowlisted(env *tools.Env, safeBins []string, command, cwd string, allow []policy.AllowlistEntry) (bool, []string) {
-	segs, ok := policy.AnalyzeCommand(command)
+	segs, ok := policy.AnalyzeWords(command)
 	if !ok {
 		return false, nil
 	}
@@ -114,8 +114,10 @@ func allowlisted(env *tools.Env, safeBins []string, command, cwd string, allow [
 	home, _ := os.UserHomeDir()
 	all := true
 	var missed []string
-	for _, argv := range segs {
+	for _, w := range segs {
+		argv := w.Argv
 		seg := resolveSegment(argv, cwd)
+		seg.Expands = w.Expands
 		if policy.MatchAllowlist(seg, allow, home) != nil || policy.SafeBin(seg, safeBins, []string{"/bin", "/usr/bin"}) {
 			continue
 		}

@@ -57,7 +57,7 @@ const execSchema = `{"type":"object","properties":{
 var blockedEnv = map[string]bool{
 	"NODE_OPTIONS": true, "NODE_PATH": true, "PYTHONPATH": true, "PYTHONHOME": true, "PYTHONSTARTUP": true,
 	"RUBYLIB": true, "RUBYOPT": true, "PERL5LIB": true, "PERL5OPT": true, "PERLLIB": true, "GCONV_PATH": true,
-	"SSLKEYLOGFILE": true, "JAVA_TOOL_OPTIONS": true, "_JAVA_OPTIONS": true, "JDK_JAVA_OPTIONS": true,
+	"SSLKEYLOGFILE": true, "GREP_OPTIONS": true, "JAVA_TOOL_OPTIONS": true, "_JAVA_OPTIONS": true, "JDK_JAVA_OPTIONS": true,
 	// shell start-up: files sourced, options, prompts and traces expanded,
 	// word splitting, function and path lookup
 	"BASH_ENV": true, "ENV": true, "SHELLOPTS": true, "BASHOPTS": true, "PS0": true, "PS1": true, "PS2": true,
