@@ -90,7 +90,7 @@ var safeBinProfiles = map[string]*binProfile{
 		"compress-program output temporary-directory random-source files0-from", 0),
 	"uniq": profile(shorts("cdDiuz", "fsw", ""), "count repeated unique ignore-case zero-terminated",
 		"skip-fields skip-chars check-chars", "all-repeated group", "", 0),
-	"tr": {short: shorts("cCdst", "", ""), long: longs(optFlag, "complement delete squeeze-repeats truncate-set1", nil), maxPositional: 2, globOperands: true},
+	"tr":   {short: shorts("cCdst", "", ""), long: longs(optFlag, "complement delete squeeze-repeats truncate-set1", nil), maxPositional: 2, globOperands: true},
 	"grep": grepProfile,
 }
 
