@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/google/uuid"
@@ -115,9 +116,19 @@ func allowlisted(env *tools.Env, safeBins []string, command, cwd string, allow [
 	all := true
 	var missed []string
 	for _, w := range segs {
-		argv := w.Argv
+		// Match (and store) the program behind transparent wrappers (env,
+		// nice, timeout, ...); a wrapper that cannot be vouched for (sudo,
+		// xargs, a shell) matches only "*" and is never stored.
+		start, refused := policy.Unwrap(w, func(name string) bool { return systemBinary(name, cwd) })
+		if refused != "" {
+			if !allowsAll(allow) {
+				all = false
+			}
+			continue
+		}
+		argv := w.Argv[start:]
 		seg := resolveSegment(argv, cwd)
-		seg.Expands = w.Expands
+		seg.Expands = w.Expands[start:]
 		if policy.MatchAllowlist(seg, allow, home) != nil || policy.SafeBin(seg, safeBins, []string{"/bin", "/usr/bin"}) {
 			continue
 		}
@@ -129,6 +140,26 @@ func allowlisted(env *tools.Env, safeBins []string, command, cwd string, allow [
 		}
 	}
 	return all, missed
+}
+
+// allowsAll reports a bare "*" entry (allow everything, spec §1.9).
+func allowsAll(allow []policy.AllowlistEntry) bool {
+	for _, e := range allow {
+		if e.Pattern == "*" && e.ArgPattern == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// systemDirs hold the wrappers that are unwrapped (a ./env script is not
+// env: it is the program that runs).
+var systemDirs = []string{"/bin", "/usr/bin", "/sbin", "/usr/sbin"}
+
+// systemBinary reports whether a command word resolves into systemDirs.
+func systemBinary(name, cwd string) bool {
+	seg := resolveSegment([]string{name}, cwd)
+	return seg.Resolved != "" && slices.Contains(systemDirs, filepath.Dir(seg.Resolved))
 }
 
 func resolveSegment(argv []string, cwd string) policy.Segment {

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/openclaw-go/openclaw/policy"
 	"github.com/openclaw-go/openclaw/tools"
 )
 
@@ -50,40 +51,6 @@ const execSchema = `{"type":"object","properties":{
 	"awaitApproval":{"type":"boolean","description":"On the gateway, wait for an operator to resolve a needed approval (openclaw approvals resolve) instead of answering pending (exit 8) at once"}
 },"required":["command"]}`
 
-// blockedEnv are refused in env overrides for host runs (spec §1.6),
-// compared upper-cased: loader and interpreter start-up variables, and the
-// shell start-up family, each of which makes the shell (or the program it
-// starts) run code named by the caller rather than the command approved.
-var blockedEnv = map[string]bool{
-	"NODE_OPTIONS": true, "NODE_PATH": true, "PYTHONPATH": true, "PYTHONHOME": true, "PYTHONSTARTUP": true,
-	"RUBYLIB": true, "RUBYOPT": true, "PERL5LIB": true, "PERL5OPT": true, "PERLLIB": true, "GCONV_PATH": true,
-	"SSLKEYLOGFILE": true, "GREP_OPTIONS": true, "JAVA_TOOL_OPTIONS": true, "_JAVA_OPTIONS": true, "JDK_JAVA_OPTIONS": true,
-	// shell start-up: files sourced, options, prompts and traces expanded,
-	// word splitting, function and path lookup
-	"BASH_ENV": true, "ENV": true, "SHELLOPTS": true, "BASHOPTS": true, "PS0": true, "PS1": true, "PS2": true,
-	"PS3": true, "PS4": true, "PROMPT_COMMAND": true, "IFS": true, "BASH_XTRACEFD": true, "BASH_LOADABLES_PATH": true,
-	"BASH_COMPAT": true, "CDPATH": true, "GLOBIGNORE": true, "FPATH": true, "ZDOTDIR": true, "HISTFILE": true,
-	"INPUTRC": true, "POSIXLY_CORRECT": true, "EXECIGNORE": true, "SHELL": true,
-}
-
-// blockedEnvPrefixes are refused families (upper-cased): loader variables
-// and exported bash functions (BASH_FUNC_name%% replaces a command).
-var blockedEnvPrefixes = []string{"LD_", "DYLD_", "BASH_FUNC_"}
-
-// envBlocked reports whether an override key is refused, case-insensitively.
-func envBlocked(k string) bool {
-	u := strings.ToUpper(k)
-	if blockedEnv[u] {
-		return true
-	}
-	for _, p := range blockedEnvPrefixes {
-		if strings.HasPrefix(u, p) {
-			return true
-		}
-	}
-	return false
-}
-
 // checkEnv refuses dangerous overrides; nothing runs when it fails.
 func checkEnv(env map[string]string) error {
 	keys := make([]string, 0, len(env))
@@ -95,7 +62,7 @@ func checkEnv(env map[string]string) error {
 		switch {
 		case strings.EqualFold(k, "PATH"):
 			return tools.Errorf(tools.CodeDenied, "Security Violation: Custom 'PATH' variable is forbidden during host execution.")
-		case envBlocked(k):
+		case policy.EnvKeyBlocked(k):
 			return tools.Errorf(tools.CodeDenied, "Security Violation: Environment variable '%s' is forbidden during host execution.", k)
 		}
 		if k == "" || strings.ContainsAny(k, "=\x00") {
