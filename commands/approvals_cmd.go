@@ -200,9 +200,21 @@ func renderPending(w io.Writer, res gjson.Result) error {
 	}
 	for _, a := range res.Array() {
 		id := a.Get("id").String()
-		fmt.Fprintf(w, "%s  %s  (cwd %s, expires %s)\n   approve: openclaw approvals resolve %s allow-once|allow-always|deny\n",
-			id, a.Get("request.command").String(), a.Get("request.cwd").String(),
-			time.UnixMilli(a.Get("expiresAtMs").Int()).Format(time.TimeOnly), id)
+		fmt.Fprintf(w, "%s  %s  (cwd %s, expires %s)\n", id, a.Get("request.command").String(), a.Get("request.cwd").String(),
+			time.UnixMilli(a.Get("expiresAtMs").Int()).Format(time.TimeOnly))
+		// Every env override, exactly: it runs with the command.
+		a.Get("request.env").ForEach(func(k, v gjson.Result) bool {
+			fmt.Fprintf(w, "   env %s=%q\n", k.String(), v.String())
+			return true
+		})
+		decisions := []string{}
+		for _, d := range a.Get("request.allowedDecisions").Array() {
+			decisions = append(decisions, d.String())
+		}
+		if len(decisions) == 0 {
+			decisions = []string{"allow-once", "allow-always", "deny"}
+		}
+		fmt.Fprintf(w, "   approve: openclaw approvals resolve %s %s\n", id, strings.Join(decisions, "|"))
 	}
 	return nil
 }

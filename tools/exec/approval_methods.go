@@ -23,7 +23,7 @@ func init() {
 	method("exec.approval.request", "Ask operators to approve a command (waits for the decision; twoPhase answers accepted first)",
 		protocol.ScopeApprovals, `{"type":"object","properties":{
 			"id":{"type":"string"},"command":{"type":"string","minLength":1},"commandArgv":{"type":"array","items":{"type":"string"}},
-			"cwd":{"type":["string","null"]},"host":{"type":["string","null"]},"security":{"type":["string","null"]},"ask":{"type":["string","null"]},
+			"cwd":{"type":["string","null"]},"env":{"type":"object","additionalProperties":{"type":"string"}},"host":{"type":["string","null"]},"security":{"type":["string","null"]},"ask":{"type":["string","null"]},
 			"agentId":{"type":["string","null"]},"sessionKey":{"type":["string","null"]},"nodeId":{"type":["string","null"]},
 			"timeoutMs":{"type":"integer","minimum":1},"twoPhase":{"type":"boolean"}},"required":["command"]}`,
 		tools.Typed(approvalRequestMethod))
@@ -81,18 +81,19 @@ func init() {
 }
 
 type approvalRequestParams struct {
-	ID          string   `json:"id"`
-	Command     string   `json:"command"`
-	CommandArgv []string `json:"commandArgv"`
-	Cwd         *string  `json:"cwd"`
-	Host        *string  `json:"host"`
-	Security    *string  `json:"security"`
-	Ask         *string  `json:"ask"`
-	AgentID     *string  `json:"agentId"`
-	SessionKey  *string  `json:"sessionKey"`
-	NodeID      *string  `json:"nodeId"`
-	TimeoutMs   int64    `json:"timeoutMs"`
-	TwoPhase    bool     `json:"twoPhase"`
+	ID          string            `json:"id"`
+	Command     string            `json:"command"`
+	CommandArgv []string          `json:"commandArgv"`
+	Env         map[string]string `json:"env"`
+	Cwd         *string           `json:"cwd"`
+	Host        *string           `json:"host"`
+	Security    *string           `json:"security"`
+	Ask         *string           `json:"ask"`
+	AgentID     *string           `json:"agentId"`
+	SessionKey  *string           `json:"sessionKey"`
+	NodeID      *string           `json:"nodeId"`
+	TimeoutMs   int64             `json:"timeoutMs"`
+	TwoPhase    bool              `json:"twoPhase"`
 }
 
 func str(p *string) string {
@@ -129,7 +130,7 @@ func approvalRequestMethod(ctx context.Context, env *tools.Env, p approvalReques
 	if host == "node" && str(p.NodeID) == "" {
 		return nil, tools.Errorf(tools.CodeInvalidParams, "nodeId is required for host=node")
 	}
-	req := approvalRequest{Command: p.Command, CommandArgv: p.CommandArgv, Cwd: str(p.Cwd), Host: host, NodeID: p.NodeID,
+	req := approvalRequest{Command: p.Command, CommandArgv: p.CommandArgv, Cwd: str(p.Cwd), Env: p.Env, Host: host, NodeID: p.NodeID,
 		Security: str(p.Security), Ask: str(p.Ask), AgentID: str(p.AgentID), SessionKey: str(p.SessionKey),
 		AllowedDecisions: []string{decisionAllowOnce, decisionAllowAlways, decisionDeny}}
 	if req.Ask == "always" {
@@ -180,8 +181,9 @@ func approvalGetMethod(ctx context.Context, env *tools.Env, p struct {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"id": a.id, "commandText": a.req.Command, "allowedDecisions": a.req.AllowedDecisions,
-		"host": a.req.Host, "nodeId": a.req.NodeID, "agentId": a.req.AgentID, "expiresAtMs": a.expiresAt.UnixMilli(),
+	return map[string]any{"id": a.id, "commandText": a.req.Command, "cwd": a.req.Cwd, "env": envOrEmpty(a.req.Env),
+		"allowedDecisions": a.req.AllowedDecisions,
+		"host":             a.req.Host, "nodeId": a.req.NodeID, "agentId": a.req.AgentID, "expiresAtMs": a.expiresAt.UnixMilli(),
 		"status": a.status}, nil
 }
 

@@ -49,16 +49,19 @@ func init() {
 // approvalRequest is what an operator is asked to decide (the `request`
 // of exec.approval.requested).
 type approvalRequest struct {
-	Command          string   `json:"command"`
-	CommandArgv      []string `json:"commandArgv,omitempty"`
-	Cwd              string   `json:"cwd,omitempty"`
-	Host             string   `json:"host"`
-	NodeID           *string  `json:"nodeId"`
-	Security         string   `json:"security,omitempty"`
-	Ask              string   `json:"ask,omitempty"`
-	AgentID          string   `json:"agentId,omitempty"`
-	SessionKey       string   `json:"sessionKey,omitempty"`
-	AllowedDecisions []string `json:"allowedDecisions"`
+	Command     string   `json:"command"`
+	CommandArgv []string `json:"commandArgv,omitempty"`
+	Cwd         string   `json:"cwd,omitempty"`
+	// Env are the exact environment overrides the command runs with (the
+	// operator sees them; an allowed run uses these and no others).
+	Env              map[string]string `json:"env,omitempty"`
+	Host             string            `json:"host"`
+	NodeID           *string           `json:"nodeId"`
+	Security         string            `json:"security,omitempty"`
+	Ask              string            `json:"ask,omitempty"`
+	AgentID          string            `json:"agentId,omitempty"`
+	SessionKey       string            `json:"sessionKey,omitempty"`
+	AllowedDecisions []string          `json:"allowedDecisions"`
 	// Missed are the executables allow-always adds to the allowlist.
 	Missed []string `json:"missed,omitempty"`
 }
@@ -347,7 +350,7 @@ func (q *approvalQueue) snapshot(a *approval) map[string]any {
 	m := map[string]any{
 		"id": a.id, "status": a.status,
 		"presentation": map[string]any{"kind": "exec", "title": "Exec approval", "commandText": a.req.Command,
-			"host": a.req.Host, "cwd": a.req.Cwd, "allowedDecisions": a.req.AllowedDecisions},
+			"host": a.req.Host, "cwd": a.req.Cwd, "env": envOrEmpty(a.req.Env), "allowedDecisions": a.req.AllowedDecisions},
 		"urlPath":     "/approve/" + a.id,
 		"createdAtMs": a.createdAt.UnixMilli(), "expiresAtMs": a.expiresAt.UnixMilli(),
 	}
@@ -389,4 +392,12 @@ func contains(list []string, v string) bool {
 		}
 	}
 	return false
+}
+
+// envOrEmpty shows "no overrides" as {} rather than leaving it out.
+func envOrEmpty(env map[string]string) map[string]string {
+	if env == nil {
+		return map[string]string{}
+	}
+	return env
 }

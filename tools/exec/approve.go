@@ -23,13 +23,17 @@ type approvalNeed struct {
 	// anyway); missed are the executables that matched nothing.
 	matched bool
 	missed  []string
+	// hasEnv: the call sets env overrides. The allowlist stores
+	// executables only, so it cannot bind them: allow-always is not
+	// offered (a later run with other env must be asked again).
+	hasEnv bool
 }
 
 // allowedDecisions: allow-always needs executables to add to the allowlist
 // (shell syntax the allowlist cannot vouch for, or ask=always, has none
 // that would change the next answer).
 func (n *approvalNeed) allowedDecisions() []string {
-	if n.ask == "always" || len(n.missed) == 0 {
+	if n.ask == "always" || len(n.missed) == 0 || n.hasEnv {
 		return []string{decisionAllowOnce, decisionDeny}
 	}
 	return []string{decisionAllowOnce, decisionAllowAlways, decisionDeny}
@@ -71,7 +75,8 @@ func checkApproval(ctx context.Context, env *tools.Env, p execParams, cwd string
 	if missed == nil {
 		missed = []string{}
 	}
-	return &approvalNeed{sec: sec, ask: ask, fallback: askFallback(doc, env.AgentID()), matched: matched, missed: missed}, nil
+	return &approvalNeed{sec: sec, ask: ask, fallback: askFallback(doc, env.AgentID()), matched: matched, missed: missed,
+		hasEnv: len(p.Env) > 0}, nil
 }
 
 // askFallback is the agent's askFallback, then the defaults', then deny.
@@ -96,10 +101,10 @@ func localApprovalError(p execParams, cwd string, n *approvalNeed) error {
 		approve = "openclaw approvals set --security full"
 	}
 	return tools.Errorf(tools.CodePendingApproval,
-		"Approval required (id %s): `%s` (host gateway, cwd %s) needs approval (security=%s ask=%s). Approve with `%s`, then run it again.",
-		id[:8], p.Command, cwd, n.sec, n.ask, approve).WithDetails(map[string]any{
+		"Approval required (id %s): `%s` (host gateway, %s) needs approval (security=%s ask=%s). Approve with `%s`, then run it again.",
+		id[:8], p.Command, describeEnv(cwd, p.Env), n.sec, n.ask, approve).WithDetails(map[string]any{
 		"status": "approval-pending", "approvalId": id, "approvalSlug": id[:8], "host": "gateway",
-		"command": p.Command, "cwd": cwd, "approveCommand": approve, "missed": n.missed})
+		"command": p.Command, "cwd": cwd, "env": envOrEmpty(p.Env), "approveCommand": approve, "missed": n.missed})
 }
 
 // allowlisted resolves each segment's executable and matches it; missed
