@@ -148,7 +148,7 @@ func runExec(ctx context.Context, env *tools.Env, p execParams) (any, error) {
 	if reg != nil {
 		err := reg.add(s)
 		if err == nil {
-			err = supervise(reg.jobs, s)
+			err = supervise(reg.jobs, s, reg.persist)
 			if err != nil {
 				reg.drop(s.id)
 			}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -37,6 +38,7 @@ type spec struct {
 type proc struct {
 	cmd     *exec.Cmd
 	pid     int
+	token   string // OPENCLAW_EXEC_TOKEN of its descendants (descendants.go)
 	out     *output
 	started time.Time
 
@@ -74,13 +76,23 @@ func shell() string {
 func start(s spec, aggCap, pendCap int) (*proc, error) {
 	cmd := exec.Command(shell(), "-c", s.command)
 	cmd.Dir = s.dir
-	cmd.Env = s.env
-	p := &proc{cmd: cmd, out: newOutput(aggCap, pendCap), done: make(chan struct{}), isPTY: s.pty, stdinTurn: make(chan struct{}, 1)}
+	token := newToken()
+	for _, kv := range s.env {
+		if !strings.HasPrefix(kv, tokenEnv+"=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, tokenEnv+"="+token)
+	p := &proc{cmd: cmd, token: token, out: newOutput(aggCap, pendCap), done: make(chan struct{}), isPTY: s.pty, stdinTurn: make(chan struct{}, 1)}
 	var readers []*os.File
 	if s.pty {
 		// pty.Start makes the child a session leader (Setsid), so its pid is
 		// also its process group id.
-		raw, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 120})
+		var raw *os.File
+		err := spawn(cmd, func() (err error) {
+			raw, err = pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 120})
+			return err
+		})
 		if err != nil {
 			return nil, fmt.Errorf("pty: %w", err)
 		}
@@ -115,7 +127,7 @@ func start(s spec, aggCap, pendCap int) (*proc, error) {
 			cmd.Stdin, inW = inR, w
 			defer inR.Close()
 		}
-		err = cmd.Start()
+		err = spawn(cmd, cmd.Start)
 		ow.Close()
 		ew.Close()
 		if err != nil {
@@ -188,6 +200,7 @@ func (p *proc) read(stream int, f *os.File) {
 func (p *proc) wait(readers []*os.File, rw *sync.WaitGroup) {
 	err := p.cmd.Wait()
 	_ = syscall.Kill(-p.pid, syscall.SIGKILL) // leftover children of the group
+	killTagged(p.token)                       // and those that left it (setsid)
 	drained := make(chan struct{})
 	go func() { rw.Wait(); close(drained) }()
 	select {
@@ -228,6 +241,9 @@ func (p *proc) kill(ctx context.Context, why string) {
 	}
 	p.mu.Unlock()
 	_ = syscall.Kill(-p.pid, syscall.SIGTERM)
+	for _, pid := range tagged(p.token) { // descendants outside the group
+		_ = syscall.Kill(pid, syscall.SIGTERM)
+	}
 	t := time.NewTimer(killGrace)
 	defer t.Stop()
 	select {
@@ -237,6 +253,7 @@ func (p *proc) kill(ctx context.Context, why string) {
 	case <-ctx.Done():
 	}
 	_ = syscall.Kill(-p.pid, syscall.SIGKILL)
+	killTagged(p.token)
 	<-p.done
 }
 

@@ -96,6 +96,8 @@ func statusOf(st state) string {
 	switch {
 	case !st.exited:
 		return "running"
+	case st.killedBy == "interrupted":
+		return "interrupted" // its gateway died; the next one ended what was left
 	case st.exitCode != nil && *st.exitCode == 0 && st.killedBy == "":
 		return "completed"
 	}
