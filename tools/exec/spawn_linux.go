@@ -3,6 +3,7 @@ package exectool
 import (
 	"os/exec"
 	"runtime"
+	"sync"
 	"syscall"
 )
 
@@ -12,15 +13,16 @@ import (
 // life of the process. Then a gateway that dies (kill -9 included) takes
 // the shell of every command with it; what the shell started is ended by
 // the next start (records.go), found by its token (descendants.go).
-var spawnReq = make(chan func())
+var (
+	spawnReq  = make(chan func())
+	spawnOnce sync.Once // the thread starts with the first command, not at init
+)
 
-func init() {
-	go func() {
-		runtime.LockOSThread() // never unlocked: this thread lives as long as the process
-		for f := range spawnReq {
-			f()
-		}
-	}()
+func spawner() {
+	runtime.LockOSThread() // never unlocked: this thread lives as long as the process
+	for f := range spawnReq {
+		f()
+	}
 }
 
 // spawn runs start (which forks) on the spawner thread, with the parent
@@ -30,6 +32,7 @@ func spawn(cmd *exec.Cmd, start func() error) error {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
+	spawnOnce.Do(func() { go spawner() })
 	done := make(chan error, 1)
 	spawnReq <- func() { done <- start() }
 	return <-done
