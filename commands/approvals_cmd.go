@@ -13,6 +13,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/openclaw-go/openclaw/approvalsfile"
 	"github.com/openclaw-go/openclaw/config"
 	"github.com/openclaw-go/openclaw/policy"
 	"github.com/openclaw-go/openclaw/protocol"
@@ -153,22 +154,27 @@ func (r *runtime) loadApprovals(c *cli.Context) (*policy.ExecApprovals, string, 
 	if err != nil {
 		return nil, "", err
 	}
-	path := policy.ApprovalsPath(p.StateDir)
-	doc, err := policy.LoadExecApprovals(path)
+	path := approvalsfile.Path(p.StateDir)
+	doc, err := approvalsfile.Load(path)
 	return doc, path, err
 }
 
-// changeApprovals loads, edits, saves atomically and prints the file.
+// changeApprovals edits the file under the writers' lock (the gateway's
+// allow-always and exec.approvals.set take the same one) and prints it.
 func (r *runtime) changeApprovals(c *cli.Context, edit func(*policy.ExecApprovals)) error {
-	doc, path, err := r.loadApprovals(c)
+	p, err := r.Paths(c)
 	if err != nil {
 		return err
 	}
-	edit(doc)
-	if err := doc.Save(path); err != nil {
+	path := approvalsfile.Path(p.StateDir)
+	snap, err := approvalsfile.Update(c.Context, path, func(s *approvalsfile.Snapshot) error {
+		edit(s.Doc)
+		return nil
+	})
+	if err != nil {
 		return err
 	}
-	b, _ := json.Marshal(map[string]any{"path": path, "file": doc})
+	b, _ := json.Marshal(map[string]any{"path": path, "file": snap.Doc})
 	return r.emit(c, nil, b)
 }
 
@@ -194,9 +200,21 @@ func renderPending(w io.Writer, res gjson.Result) error {
 	}
 	for _, a := range res.Array() {
 		id := a.Get("id").String()
-		fmt.Fprintf(w, "%s  %s  (cwd %s, expires %s)\n   approve: openclaw approvals resolve %s allow-once|allow-always|deny\n",
-			id, a.Get("request.command").String(), a.Get("request.cwd").String(),
-			time.UnixMilli(a.Get("expiresAtMs").Int()).Format(time.TimeOnly), id)
+		fmt.Fprintf(w, "%s  %s  (cwd %s, expires %s)\n", id, a.Get("request.command").String(), a.Get("request.cwd").String(),
+			time.UnixMilli(a.Get("expiresAtMs").Int()).Format(time.TimeOnly))
+		// Every env override, exactly: it runs with the command.
+		a.Get("request.env").ForEach(func(k, v gjson.Result) bool {
+			fmt.Fprintf(w, "   env %s=%q\n", k.String(), v.String())
+			return true
+		})
+		decisions := []string{}
+		for _, d := range a.Get("request.allowedDecisions").Array() {
+			decisions = append(decisions, d.String())
+		}
+		if len(decisions) == 0 {
+			decisions = []string{"allow-once", "allow-always", "deny"}
+		}
+		fmt.Fprintf(w, "   approve: openclaw approvals resolve %s %s\n", id, strings.Join(decisions, "|"))
 	}
 	return nil
 }

@@ -2,22 +2,10 @@ package policy
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
-
-	"github.com/google/uuid"
 )
-
-// ExecApprovalsFile is the host approvals file name under the state dir
-// (~/.openclaw/exec-approvals.json), in the original's format.
-const ExecApprovalsFile = "exec-approvals.json"
-
-// maxApprovalsBytes caps what is read of the approvals file.
-const maxApprovalsBytes = 4 << 20
 
 // ExecApprovals is the approvals document (spec §1.9).
 type ExecApprovals struct {
@@ -48,97 +36,34 @@ type AllowlistEntry struct {
 	LastResolvedPath string `json:"lastResolvedPath,omitempty"`
 }
 
-// ApprovalsPath is the approvals file of a state dir.
-func ApprovalsPath(stateDir string) string { return filepath.Join(stateDir, ExecApprovalsFile) }
-
-// LoadExecApprovals reads the file; a missing file is an empty document. A
-// symlinked or unreadable file is an error: security fails closed.
-func LoadExecApprovals(path string) (*ExecApprovals, error) {
-	doc := &ExecApprovals{Version: 1, Agents: map[string]*ExecApprovalAgent{}}
-	st, err := os.Lstat(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return doc, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("exec approvals: %w", err)
-	}
-	if st.Mode()&os.ModeSymlink != 0 || !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("exec approvals: %s is not a regular file (symlinks are refused)", path)
-	}
-	if st.Size() > maxApprovalsBytes {
-		return nil, fmt.Errorf("exec approvals: %s is larger than %d bytes", path, maxApprovalsBytes)
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("exec approvals: %w", err)
-	}
-	if err := json.Unmarshal(b, doc); err != nil {
-		return nil, fmt.Errorf("exec approvals: %s: %w", path, err)
-	}
-	if doc.Agents == nil {
-		doc.Agents = map[string]*ExecApprovalAgent{}
-	}
-	// Legacy agents.default merges into agents.main.
-	if d := doc.Agents["default"]; d != nil {
-		m := doc.Agents["main"]
-		if m == nil {
-			m = &ExecApprovalAgent{}
-			doc.Agents["main"] = m
-		}
-		m.Allowlist = append(m.Allowlist, d.Allowlist...)
-		if m.Security == "" {
-			m.Security = d.Security
-		}
-		if m.Ask == "" {
-			m.Ask = d.Ask
-		}
-		delete(doc.Agents, "default")
-	}
-	return doc, nil
+// NewExecApprovals is an empty document (what a missing file reads as).
+func NewExecApprovals() *ExecApprovals {
+	return &ExecApprovals{Version: 1, Agents: map[string]*ExecApprovalAgent{}}
 }
 
-// Save writes the document atomically (temp file, fsync, rename) with mode
-// 0600 in a 0700 directory.
-func (d *ExecApprovals) Save(path string) error {
+// Normalize fills what a parsed document may lack and merges the legacy
+// agents.default into agents.main (spec §1.9).
+func (d *ExecApprovals) Normalize() {
 	if d.Version == 0 {
 		d.Version = 1
 	}
-	for _, a := range d.Agents {
-		for i := range a.Allowlist {
-			if a.Allowlist[i].ID == "" {
-				a.Allowlist[i].ID = uuid.NewString()
-			}
+	if d.Agents == nil {
+		d.Agents = map[string]*ExecApprovalAgent{}
+	}
+	if old := d.Agents["default"]; old != nil {
+		m := d.Agent("main")
+		m.Allowlist = append(m.Allowlist, old.Allowlist...)
+		if m.Security == "" {
+			m.Security = old.Security
 		}
+		if m.Ask == "" {
+			m.Ask = old.Ask
+		}
+		if m.AskFallback == "" {
+			m.AskFallback = old.AskFallback
+		}
+		delete(d.Agents, "default")
 	}
-	b, err := json.MarshalIndent(d, "", "  ")
-	if err != nil {
-		return err
-	}
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("exec approvals: %w", err)
-	}
-	f, err := os.CreateTemp(dir, ".exec-approvals-*")
-	if err != nil {
-		return fmt.Errorf("exec approvals: %w", err)
-	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(append(b, '\n')); err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(f.Name(), 0o600)
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		return fmt.Errorf("exec approvals: write %s: %w", path, err)
-	}
-	return nil
 }
 
 // Agent returns the agent's entry, created when missing.
@@ -202,15 +127,16 @@ func (d *ExecApprovals) Effective(agent string) (security, ask string, allow []A
 	return security, ask, allow
 }
 
-// DefaultSafeBins are stdin-only filters allowed without an entry (classic list).
-var DefaultSafeBins = []string{"jq", "grep", "cut", "sort", "uniq", "head", "tail", "tr", "wc"}
-
 // Segment is one simple command of a shell line: argv and whether argv[0]
 // was found through PATH (a bare name) rather than typed as a path.
 type Segment struct {
 	Argv     []string
 	Resolved string // absolute real path of argv[0], "" when not found
 	ViaPATH  bool
+	// Expands marks the words of Argv the shell may expand (a $ outside
+	// single quotes, or an unquoted glob or ~): their text is not what the
+	// program will see. Nil when unknown (then every word is suspect).
+	Expands []bool
 }
 
 // AnalyzeCommand splits a shell line into simple commands on |, &&, || and
@@ -218,23 +144,34 @@ type Segment struct {
 // command or process substitution, heredocs, backgrounding, subshells,
 // unbalanced quotes (spec §1.8 step 3: a miss).
 func AnalyzeCommand(line string) (segs [][]string, ok bool) {
-	var cur []string
+	words, ok := AnalyzeWords(line)
+	for _, w := range words {
+		segs = append(segs, w.Argv)
+	}
+	return segs, ok
+}
+
+// AnalyzeWords is AnalyzeCommand with, for each word, whether the shell
+// may expand it (see Segment.Expands).
+func AnalyzeWords(line string) (segs []Segment, ok bool) {
+	var cur Segment
 	var word strings.Builder
-	inWord := false
+	inWord, expands := false, false
 	flushWord := func() {
 		if inWord {
-			cur = append(cur, word.String())
+			cur.Argv = append(cur.Argv, word.String())
+			cur.Expands = append(cur.Expands, expands)
 			word.Reset()
-			inWord = false
+			inWord, expands = false, false
 		}
 	}
 	flushSeg := func() bool {
 		flushWord()
-		if len(cur) == 0 {
+		if len(cur.Argv) == 0 {
 			return false
 		}
 		segs = append(segs, cur)
-		cur = nil
+		cur = Segment{}
 		return true
 	}
 	rs := []rune(line)
@@ -261,6 +198,9 @@ func AnalyzeCommand(line string) (segs [][]string, ok bool) {
 				}
 				if rs[j] == '`' || (rs[j] == '$' && j+1 < len(rs) && rs[j+1] == '(') {
 					return nil, false
+				}
+				if rs[j] == '$' {
+					expands = true
 				}
 			}
 			if j >= len(rs) {
@@ -298,6 +238,9 @@ func AnalyzeCommand(line string) (segs [][]string, ok bool) {
 			return nil, false
 		case c == '$' && i+1 < len(rs) && rs[i+1] == '(':
 			return nil, false
+		case c == '$' || c == '*' || c == '?' || c == '[' || c == '~':
+			word.WriteRune(c)
+			inWord, expands = true, true
 		default:
 			word.WriteRune(c)
 			inWord = true
@@ -340,48 +283,6 @@ func MatchAllowlist(seg Segment, entries []AllowlistEntry, home string) *Allowli
 		return e
 	}
 	return nil
-}
-
-// SafeBin reports whether a segment is a safe stdin filter: a bin from the
-// list found in a trusted dir, with no path-like or file operands (argv
-// shape only; unknown long options and known file flags fail closed).
-func SafeBin(seg Segment, bins, trustedDirs []string) bool {
-	if seg.Resolved == "" || len(seg.Argv) == 0 {
-		return false
-	}
-	name := filepath.Base(seg.Resolved)
-	listed := false
-	for _, b := range bins {
-		listed = listed || b == name
-	}
-	trusted := false
-	for _, d := range trustedDirs {
-		trusted = trusted || filepath.Dir(seg.Resolved) == d
-	}
-	if !listed || !trusted {
-		return false
-	}
-	denied := map[string]bool{"-r": true, "-R": true, "-f": true, "-d": true, "--file": true, "--recursive": true,
-		"-o": true, "-T": true, "--output": true, "--compress-program": true, "-F": true, "--follow": true,
-		"--retry": true, "--files0-from": true}
-	prev := ""
-	for _, a := range seg.Argv[1:] {
-		isPattern := name == "grep" && (prev == "-e" || prev == "--regexp")
-		prev = a
-		if isPattern {
-			continue
-		}
-		switch {
-		case denied[a], strings.HasPrefix(a, "--") && strings.Contains(a, "="):
-			return false
-		case strings.ContainsAny(a, "/~*?["):
-			return false
-		case name == "grep" && !strings.HasPrefix(a, "-"):
-			// grep's pattern must come with -e: a bare operand could be a file
-			return false
-		}
-	}
-	return true
 }
 
 // pathGlob: ** any chars incl. /, * any except /, ? one except /; anchored.

@@ -3,6 +3,9 @@ package exectool
 import (
 	"context"
 	"errors"
+	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/openclaw-go/openclaw/tools"
@@ -16,8 +19,11 @@ import (
 // command that resolves it, and an allowing decision later starts the
 // command as a background session (`openclaw process poll <id>`).
 func gatewayApproval(ctx context.Context, env *tools.Env, q *approvalQueue, p execParams, cwd string, n *approvalNeed) (any, error) {
-	req := approvalRequest{Command: p.Command, Cwd: cwd, Host: "gateway", Security: n.sec, Ask: n.ask,
+	req := approvalRequest{Command: p.Command, Cwd: cwd, Env: maps.Clone(p.Env), Host: "gateway", Security: n.sec, Ask: n.ask,
 		AgentID: env.AgentID(), SessionKey: env.Subject.SessionKey, AllowedDecisions: n.allowedDecisions(), Missed: n.missed}
+	// An allowed run is exactly what was shown: this command, in this cwd,
+	// with these overrides (a run with other env is another request).
+	p.Workdir, p.Env = cwd, maps.Clone(req.Env)
 	if p.AwaitApproval {
 		a, err := q.create(req, 0, n.fallback, n.matched, nil)
 		if err != nil {
@@ -64,13 +70,13 @@ func gatewayApproval(ctx context.Context, env *tools.Env, q *approvalQueue, p ex
 	}
 	approve := approveCommand(a.id, req.AllowedDecisions)
 	return nil, tools.Errorf(tools.CodePendingApproval,
-		"Approval required (id %s, full %s): `%s` (host gateway, cwd %s) needs approval (security=%s ask=%s).\n"+
+		"Approval required (id %s, full %s): `%s` (host gateway, %s) needs approval (security=%s ask=%s).\n"+
 			"Approve it with: openclaw approvals resolve %s allow-once   (decisions: %s; expires in %s)\n"+
 			"Once allowed it runs in the background: follow it with `openclaw process list`.",
-		a.id[:8], a.id, p.Command, cwd, n.sec, n.ask, a.id, strings.Join(req.AllowedDecisions, ", "), a.expiresAt.Sub(a.createdAt).Round(1e9)).
+		a.id[:8], a.id, p.Command, describeEnv(cwd, req.Env), n.sec, n.ask, a.id, strings.Join(req.AllowedDecisions, ", "), a.expiresAt.Sub(a.createdAt).Round(1e9)).
 		WithDetails(map[string]any{
 			"status": "approval-pending", "approvalId": a.id, "approvalSlug": a.id[:8], "host": "gateway",
-			"command": p.Command, "cwd": cwd, "approveCommand": approve, "allowedDecisions": req.AllowedDecisions,
+			"command": p.Command, "cwd": cwd, "env": envOrEmpty(req.Env), "approveCommand": approve, "allowedDecisions": req.AllowedDecisions,
 			"missed": n.missed, "expiresAtMs": a.expiresAt.UnixMilli()})
 }
 
@@ -85,4 +91,19 @@ func deniedError(a *approval) error {
 	}
 	return tools.Errorf(tools.CodeDenied, "exec denied: %s: `%s` (approval %s)", why, strings.TrimSpace(a.req.Command), a.id).
 		WithDetails(map[string]any{"approvalId": a.id, "status": a.status, "decision": a.decision})
+}
+
+// describeEnv is "cwd DIR" and, when there are overrides, each one exactly
+// (quoted), so an approver sees everything that will run.
+func describeEnv(cwd string, env map[string]string) string {
+	out := "cwd " + cwd
+	if len(env) == 0 {
+		return out
+	}
+	keys := slices.Sorted(maps.Keys(env))
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s=%q", k, env[k])
+	}
+	return out + ", env " + strings.Join(parts, " ")
 }

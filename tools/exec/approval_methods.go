@@ -2,13 +2,9 @@ package exectool
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
-	"errors"
-	"os"
-	"time"
 
+	"github.com/openclaw-go/openclaw/approvalsfile"
 	"github.com/openclaw-go/openclaw/policy"
 	"github.com/openclaw-go/openclaw/protocol"
 	"github.com/openclaw-go/openclaw/tools"
@@ -27,7 +23,7 @@ func init() {
 	method("exec.approval.request", "Ask operators to approve a command (waits for the decision; twoPhase answers accepted first)",
 		protocol.ScopeApprovals, `{"type":"object","properties":{
 			"id":{"type":"string"},"command":{"type":"string","minLength":1},"commandArgv":{"type":"array","items":{"type":"string"}},
-			"cwd":{"type":["string","null"]},"host":{"type":["string","null"]},"security":{"type":["string","null"]},"ask":{"type":["string","null"]},
+			"cwd":{"type":["string","null"]},"env":{"type":"object","additionalProperties":{"type":"string"}},"host":{"type":["string","null"]},"security":{"type":["string","null"]},"ask":{"type":["string","null"]},
 			"agentId":{"type":["string","null"]},"sessionKey":{"type":["string","null"]},"nodeId":{"type":["string","null"]},
 			"timeoutMs":{"type":"integer","minimum":1},"twoPhase":{"type":"boolean"}},"required":["command"]}`,
 		tools.Typed(approvalRequestMethod))
@@ -85,18 +81,19 @@ func init() {
 }
 
 type approvalRequestParams struct {
-	ID          string   `json:"id"`
-	Command     string   `json:"command"`
-	CommandArgv []string `json:"commandArgv"`
-	Cwd         *string  `json:"cwd"`
-	Host        *string  `json:"host"`
-	Security    *string  `json:"security"`
-	Ask         *string  `json:"ask"`
-	AgentID     *string  `json:"agentId"`
-	SessionKey  *string  `json:"sessionKey"`
-	NodeID      *string  `json:"nodeId"`
-	TimeoutMs   int64    `json:"timeoutMs"`
-	TwoPhase    bool     `json:"twoPhase"`
+	ID          string            `json:"id"`
+	Command     string            `json:"command"`
+	CommandArgv []string          `json:"commandArgv"`
+	Env         map[string]string `json:"env"`
+	Cwd         *string           `json:"cwd"`
+	Host        *string           `json:"host"`
+	Security    *string           `json:"security"`
+	Ask         *string           `json:"ask"`
+	AgentID     *string           `json:"agentId"`
+	SessionKey  *string           `json:"sessionKey"`
+	NodeID      *string           `json:"nodeId"`
+	TimeoutMs   int64             `json:"timeoutMs"`
+	TwoPhase    bool              `json:"twoPhase"`
 }
 
 func str(p *string) string {
@@ -133,13 +130,13 @@ func approvalRequestMethod(ctx context.Context, env *tools.Env, p approvalReques
 	if host == "node" && str(p.NodeID) == "" {
 		return nil, tools.Errorf(tools.CodeInvalidParams, "nodeId is required for host=node")
 	}
-	req := approvalRequest{Command: p.Command, CommandArgv: p.CommandArgv, Cwd: str(p.Cwd), Host: host, NodeID: p.NodeID,
+	req := approvalRequest{Command: p.Command, CommandArgv: p.CommandArgv, Cwd: str(p.Cwd), Env: p.Env, Host: host, NodeID: p.NodeID,
 		Security: str(p.Security), Ask: str(p.Ask), AgentID: str(p.AgentID), SessionKey: str(p.SessionKey),
 		AllowedDecisions: []string{decisionAllowOnce, decisionAllowAlways, decisionDeny}}
 	if req.Ask == "always" {
 		req.AllowedDecisions = []string{decisionAllowOnce, decisionDeny}
 	}
-	a, err := q.create(req, time.Duration(p.TimeoutMs)*time.Millisecond, "deny", false, nil)
+	a, err := q.create(req, millisDuration(float64(p.TimeoutMs), maxApprovalTimeout), "deny", false, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -184,8 +181,9 @@ func approvalGetMethod(ctx context.Context, env *tools.Env, p struct {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"id": a.id, "commandText": a.req.Command, "allowedDecisions": a.req.AllowedDecisions,
-		"host": a.req.Host, "nodeId": a.req.NodeID, "agentId": a.req.AgentID, "expiresAtMs": a.expiresAt.UnixMilli(),
+	return map[string]any{"id": a.id, "commandText": a.req.Command, "cwd": a.req.Cwd, "env": envOrEmpty(a.req.Env),
+		"allowedDecisions": a.req.AllowedDecisions,
+		"host":             a.req.Host, "nodeId": a.req.NodeID, "agentId": a.req.AgentID, "expiresAtMs": a.expiresAt.UnixMilli(),
 		"status": a.status}, nil
 }
 
@@ -236,63 +234,52 @@ func approvalResolveMethod(ctx context.Context, env *tools.Env, p resolveParams)
 // approvalsSnapshot is the original's {path, exists, hash, file}: hash is
 // the SHA-256 of the file's bytes, the compare-and-set token for set.
 func approvalsSnapshot(env *tools.Env) (map[string]any, error) {
-	path := policy.ApprovalsPath(env.StateDir)
-	doc, err := policy.LoadExecApprovals(path)
+	path := approvalsfile.Path(env.StateDir)
+	snap, err := approvalsfile.Read(path)
 	if err != nil {
 		return nil, tools.Errorf(tools.CodeFailed, "%v", err)
 	}
-	hash, exists, err := fileHash(path)
-	if err != nil {
-		return nil, err
-	}
-	return map[string]any{"path": path, "exists": exists, "hash": hash, "file": doc}, nil
+	return snapshotAnswer(path, snap), nil
 }
 
-// fileHash is the original's hash: SHA-256 hex of the bytes, and for a
-// missing file "missing:" + the SHA-256 of nothing (a token to create it).
-func fileHash(path string) (string, bool, error) {
-	b, err := os.ReadFile(path) // LoadExecApprovals has checked it is a small regular file
-	if errors.Is(err, os.ErrNotExist) {
-		sum := sha256.Sum256(nil)
-		return "missing:" + hex.EncodeToString(sum[:]), false, nil
-	}
-	if err != nil {
-		return "", false, tools.Errorf(tools.CodeFailed, "exec approvals: %v", err)
-	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:]), true, nil
+func snapshotAnswer(path string, s *approvalsfile.Snapshot) map[string]any {
+	return map[string]any{"path": path, "exists": s.Exists, "hash": s.Hash, "file": s.Doc}
 }
 
+// approvalsSetMethod replaces the file under the writers' lock, comparing
+// the hash inside it: a change made in between (by the CLI, another
+// operator, an allow-always) is refused, never lost.
 func approvalsSetMethod(ctx context.Context, env *tools.Env, p struct {
 	File     json.RawMessage `json:"file"`
 	BaseHash *string         `json:"baseHash"`
 }) (any, error) {
-	q, err := approvalQueueOf(env, "exec.approvals.set")
-	if err != nil {
+	if _, err := approvalQueueOf(env, "exec.approvals.set"); err != nil {
 		return nil, err
 	}
-	q.fileMu.Lock()
-	defer q.fileMu.Unlock()
-	path := policy.ApprovalsPath(env.StateDir)
-	hash, exists, err := fileHash(path)
-	if err != nil {
-		return nil, err
-	}
-	if (p.BaseHash != nil && *p.BaseHash != hash) || (exists && p.BaseHash == nil) {
-		return nil, tools.Errorf(tools.CodeInvalidParams, "exec approvals changed since they were read (baseHash mismatch): read them again with exec.approvals.get")
-	}
-	var doc policy.ExecApprovals
-	if err := json.Unmarshal(p.File, &doc); err != nil {
+	doc := policy.NewExecApprovals()
+	if err := json.Unmarshal(p.File, doc); err != nil {
 		return nil, tools.Errorf(tools.CodeInvalidParams, "exec approvals file: %v", err)
 	}
-	if err := validateApprovals(&doc); err != nil {
+	doc.Normalize()
+	if err := validateApprovals(doc); err != nil {
 		return nil, err
 	}
 	doc.Version = 1
-	if err := doc.Save(path); err != nil {
+	path := approvalsfile.Path(env.StateDir)
+	snap, err := approvalsfile.Update(ctx, path, func(cur *approvalsfile.Snapshot) error {
+		if (p.BaseHash != nil && *p.BaseHash != cur.Hash) || (cur.Exists && p.BaseHash == nil) {
+			return tools.Errorf(tools.CodeInvalidParams, "exec approvals changed since they were read (baseHash mismatch): read them again with exec.approvals.get")
+		}
+		cur.Doc = doc
+		return nil
+	})
+	if err != nil {
+		if te := tools.AsError(err); te.Code == tools.CodeInvalidParams {
+			return nil, err
+		}
 		return nil, tools.Errorf(tools.CodeFailed, "%v", err)
 	}
-	return approvalsSnapshot(env)
+	return snapshotAnswer(path, snap), nil
 }
 
 // validateApprovals refuses values the policy does not know (fails closed

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/openclaw-go/openclaw/approvalsfile"
 	"github.com/openclaw-go/openclaw/policy"
 	"github.com/openclaw-go/openclaw/tools"
 )
@@ -48,16 +49,19 @@ func init() {
 // approvalRequest is what an operator is asked to decide (the `request`
 // of exec.approval.requested).
 type approvalRequest struct {
-	Command          string   `json:"command"`
-	CommandArgv      []string `json:"commandArgv,omitempty"`
-	Cwd              string   `json:"cwd,omitempty"`
-	Host             string   `json:"host"`
-	NodeID           *string  `json:"nodeId"`
-	Security         string   `json:"security,omitempty"`
-	Ask              string   `json:"ask,omitempty"`
-	AgentID          string   `json:"agentId,omitempty"`
-	SessionKey       string   `json:"sessionKey,omitempty"`
-	AllowedDecisions []string `json:"allowedDecisions"`
+	Command     string   `json:"command"`
+	CommandArgv []string `json:"commandArgv,omitempty"`
+	Cwd         string   `json:"cwd,omitempty"`
+	// Env are the exact environment overrides the command runs with (the
+	// operator sees them; an allowed run uses these and no others).
+	Env              map[string]string `json:"env,omitempty"`
+	Host             string            `json:"host"`
+	NodeID           *string           `json:"nodeId"`
+	Security         string            `json:"security,omitempty"`
+	Ask              string            `json:"ask,omitempty"`
+	AgentID          string            `json:"agentId,omitempty"`
+	SessionKey       string            `json:"sessionKey,omitempty"`
+	AllowedDecisions []string          `json:"allowedDecisions"`
 	// Missed are the executables allow-always adds to the allowlist.
 	Missed []string `json:"missed,omitempty"`
 }
@@ -99,13 +103,12 @@ type approvalQueue struct {
 	byID    map[string]*approval
 	settled []string // settled ids, oldest first
 	closed  bool
-	fileMu  sync.Mutex // serialises allow-always writes of exec-approvals.json
 }
 
 func newApprovalQueue(env *tools.Env) (tools.Service, error) {
 	timeout := defaultApprovalTimeout
 	if ms, err := strconv.Atoi(os.Getenv("OPENCLAW_EXEC_APPROVAL_TIMEOUT_MS")); err == nil && ms > 0 {
-		timeout = min(time.Duration(ms)*time.Millisecond, maxApprovalTimeout)
+		timeout = millisDuration(float64(ms), maxApprovalTimeout)
 	}
 	return &approvalQueue{events: env.Events, stateDir: env.StateDir, timeout: timeout, byID: map[string]*approval{}}, nil
 }
@@ -306,35 +309,34 @@ func (q *approvalQueue) cancel(a *approval, reason string) {
 }
 
 // persistAllowAlways adds the request's missed executables to the agent's
-// allowlist in exec-approvals.json (atomic write), as source allow-always.
+// allowlist in exec-approvals.json (under the writers' lock, atomic
+// write), as source allow-always.
 func (q *approvalQueue) persistAllowAlways(a *approval) error {
 	if len(a.req.Missed) == 0 {
 		return nil
 	}
-	q.fileMu.Lock()
-	defer q.fileMu.Unlock()
-	path := policy.ApprovalsPath(q.stateDir)
-	doc, err := policy.LoadExecApprovals(path)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, err := approvalsfile.Update(ctx, approvalsfile.Path(q.stateDir), func(cur *approvalsfile.Snapshot) error {
+		agent := a.req.AgentID
+		if agent == "" {
+			agent = "main"
+		}
+		entry := cur.Doc.Agent(agent)
+		now := time.Now().UnixMilli()
+		for _, exe := range a.req.Missed {
+			found := false
+			for _, e := range entry.Allowlist {
+				found = found || (e.Pattern == exe && e.ArgPattern == "")
+			}
+			if !found {
+				entry.Allowlist = append(entry.Allowlist, policy.AllowlistEntry{Pattern: exe, Source: decisionAllowAlways,
+					LastUsedAt: now, LastUsedCommand: a.req.Command, LastResolvedPath: exe})
+			}
+		}
+		return nil
+	})
 	if err != nil {
-		return tools.Errorf(tools.CodeFailed, "allow-always: %v", err)
-	}
-	agent := a.req.AgentID
-	if agent == "" {
-		agent = "main"
-	}
-	entry := doc.Agent(agent)
-	now := time.Now().UnixMilli()
-	for _, exe := range a.req.Missed {
-		found := false
-		for _, e := range entry.Allowlist {
-			found = found || (e.Pattern == exe && e.ArgPattern == "")
-		}
-		if !found {
-			entry.Allowlist = append(entry.Allowlist, policy.AllowlistEntry{Pattern: exe, Source: decisionAllowAlways,
-				LastUsedAt: now, LastUsedCommand: a.req.Command, LastResolvedPath: exe})
-		}
-	}
-	if err := doc.Save(path); err != nil {
 		return tools.Errorf(tools.CodeFailed, "allow-always: %v", err)
 	}
 	return nil
@@ -348,7 +350,7 @@ func (q *approvalQueue) snapshot(a *approval) map[string]any {
 	m := map[string]any{
 		"id": a.id, "status": a.status,
 		"presentation": map[string]any{"kind": "exec", "title": "Exec approval", "commandText": a.req.Command,
-			"host": a.req.Host, "cwd": a.req.Cwd, "allowedDecisions": a.req.AllowedDecisions},
+			"host": a.req.Host, "cwd": a.req.Cwd, "env": envOrEmpty(a.req.Env), "allowedDecisions": a.req.AllowedDecisions},
 		"urlPath":     "/approve/" + a.id,
 		"createdAtMs": a.createdAt.UnixMilli(), "expiresAtMs": a.expiresAt.UnixMilli(),
 	}
@@ -390,4 +392,12 @@ func contains(list []string, v string) bool {
 		}
 	}
 	return false
+}
+
+// envOrEmpty shows "no overrides" as {} rather than leaving it out.
+func envOrEmpty(env map[string]string) map[string]string {
+	if env == nil {
+		return map[string]string{}
+	}
+	return env
 }

@@ -5,10 +5,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/google/uuid"
 
+	"github.com/openclaw-go/openclaw/approvalsfile"
 	"github.com/openclaw-go/openclaw/policy"
 	"github.com/openclaw-go/openclaw/tools"
 )
@@ -21,13 +23,17 @@ type approvalNeed struct {
 	// anyway); missed are the executables that matched nothing.
 	matched bool
 	missed  []string
+	// hasEnv: the call sets env overrides. The allowlist stores
+	// executables only, so it cannot bind them: allow-always is not
+	// offered (a later run with other env must be asked again).
+	hasEnv bool
 }
 
 // allowedDecisions: allow-always needs executables to add to the allowlist
 // (shell syntax the allowlist cannot vouch for, or ask=always, has none
 // that would change the next answer).
 func (n *approvalNeed) allowedDecisions() []string {
-	if n.ask == "always" || len(n.missed) == 0 {
+	if n.ask == "always" || len(n.missed) == 0 || n.hasEnv {
 		return []string{decisionAllowOnce, decisionDeny}
 	}
 	return []string{decisionAllowOnce, decisionAllowAlways, decisionDeny}
@@ -40,7 +46,7 @@ func (n *approvalNeed) allowedDecisions() []string {
 // ask≠off needs an approval: the returned need is non-nil.
 func checkApproval(ctx context.Context, env *tools.Env, p execParams, cwd string) (*approvalNeed, error) {
 	cfg := conf(env)
-	doc, err := policy.LoadExecApprovals(policy.ApprovalsPath(env.StateDir))
+	doc, err := approvalsfile.Load(approvalsfile.Path(env.StateDir))
 	if err != nil {
 		return nil, tools.Errorf(tools.CodeDenied, "exec denied: %v", err)
 	}
@@ -69,7 +75,8 @@ func checkApproval(ctx context.Context, env *tools.Env, p execParams, cwd string
 	if missed == nil {
 		missed = []string{}
 	}
-	return &approvalNeed{sec: sec, ask: ask, fallback: askFallback(doc, env.AgentID()), matched: matched, missed: missed}, nil
+	return &approvalNeed{sec: sec, ask: ask, fallback: askFallback(doc, env.AgentID()), matched: matched, missed: missed,
+		hasEnv: len(p.Env) > 0}, nil
 }
 
 // askFallback is the agent's askFallback, then the defaults', then deny.
@@ -94,16 +101,16 @@ func localApprovalError(p execParams, cwd string, n *approvalNeed) error {
 		approve = "openclaw approvals set --security full"
 	}
 	return tools.Errorf(tools.CodePendingApproval,
-		"Approval required (id %s): `%s` (host gateway, cwd %s) needs approval (security=%s ask=%s). Approve with `%s`, then run it again.",
-		id[:8], p.Command, cwd, n.sec, n.ask, approve).WithDetails(map[string]any{
+		"Approval required (id %s): `%s` (host gateway, %s) needs approval (security=%s ask=%s). Approve with `%s`, then run it again.",
+		id[:8], p.Command, describeEnv(cwd, p.Env), n.sec, n.ask, approve).WithDetails(map[string]any{
 		"status": "approval-pending", "approvalId": id, "approvalSlug": id[:8], "host": "gateway",
-		"command": p.Command, "cwd": cwd, "approveCommand": approve, "missed": n.missed})
+		"command": p.Command, "cwd": cwd, "env": envOrEmpty(p.Env), "approveCommand": approve, "missed": n.missed})
 }
 
 // allowlisted resolves each segment's executable and matches it; missed
 // are the executables (real paths, or the words) that matched nothing.
 func allowlisted(env *tools.Env, safeBins []string, command, cwd string, allow []policy.AllowlistEntry) (bool, []string) {
-	segs, ok := policy.AnalyzeCommand(command)
+	segs, ok := policy.AnalyzeWords(command)
 	if !ok {
 		return false, nil
 	}
@@ -113,8 +120,20 @@ func allowlisted(env *tools.Env, safeBins []string, command, cwd string, allow [
 	home, _ := os.UserHomeDir()
 	all := true
 	var missed []string
-	for _, argv := range segs {
+	for _, w := range segs {
+		// Match (and store) the program behind transparent wrappers (env,
+		// nice, timeout, ...); a wrapper that cannot be vouched for (sudo,
+		// xargs, a shell) matches only "*" and is never stored.
+		start, refused := policy.Unwrap(w, func(name string) bool { return systemBinary(name, cwd) })
+		if refused != "" {
+			if !allowsAll(allow) {
+				all = false
+			}
+			continue
+		}
+		argv := w.Argv[start:]
 		seg := resolveSegment(argv, cwd)
+		seg.Expands = w.Expands[start:]
 		if policy.MatchAllowlist(seg, allow, home) != nil || policy.SafeBin(seg, safeBins, []string{"/bin", "/usr/bin"}) {
 			continue
 		}
@@ -126,6 +145,26 @@ func allowlisted(env *tools.Env, safeBins []string, command, cwd string, allow [
 		}
 	}
 	return all, missed
+}
+
+// allowsAll reports a bare "*" entry (allow everything, spec §1.9).
+func allowsAll(allow []policy.AllowlistEntry) bool {
+	for _, e := range allow {
+		if e.Pattern == "*" && e.ArgPattern == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// systemDirs hold the wrappers that are unwrapped (a ./env script is not
+// env: it is the program that runs).
+var systemDirs = []string{"/bin", "/usr/bin", "/sbin", "/usr/sbin"}
+
+// systemBinary reports whether a command word resolves into systemDirs.
+func systemBinary(name, cwd string) bool {
+	seg := resolveSegment([]string{name}, cwd)
+	return seg.Resolved != "" && slices.Contains(systemDirs, filepath.Dir(seg.Resolved))
 }
 
 func resolveSegment(argv []string, cwd string) policy.Segment {

@@ -70,6 +70,12 @@ func runExec(ctx context.Context, env *tools.Env, p execParams) (any, error) {
 	if err := checkEnv(p.Env); err != nil {
 		return nil, err
 	}
+	if err := checkTimeoutParam("timeout", p.Timeout); err != nil {
+		return nil, err
+	}
+	if err := checkTimeoutParam("timeoutSeconds", p.TimeoutSeconds); err != nil {
+		return nil, err
+	}
 	cwd, warn := resolveWorkdir(env, p.Workdir)
 	if !p.approved {
 		need, err := checkApproval(ctx, env, p, cwd)
@@ -86,6 +92,7 @@ func runExec(ctx context.Context, env *tools.Env, p execParams) (any, error) {
 	}
 	cfg := conf(env)
 	timeout := float64(cfg.Int("tools.exec.timeoutSeconds", cfg.Int("tools.exec.timeoutSec", defaultTimeoutS)))
+	timeout = min(timeout, maxTimeoutS)
 	if p.TimeoutSeconds != nil {
 		timeout = *p.TimeoutSeconds
 	}
@@ -127,7 +134,7 @@ func runExec(ctx context.Context, env *tools.Env, p execParams) (any, error) {
 	}
 	var timer *time.Timer
 	if timeout > 0 {
-		timer = time.AfterFunc(time.Duration(timeout*float64(time.Second)), func() {
+		timer = time.AfterFunc(secondsDuration(timeout), func() {
 			pr.kill(context.Background(), "timeout")
 		})
 	}
@@ -141,7 +148,7 @@ func runExec(ctx context.Context, env *tools.Env, p execParams) (any, error) {
 	if reg != nil {
 		err := reg.add(s)
 		if err == nil {
-			err = supervise(reg.jobs, s)
+			err = supervise(reg.jobs, s, reg.persist)
 			if err != nil {
 				reg.drop(s.id)
 			}

@@ -14,7 +14,7 @@ import (
 
 // supervise starts the job that owns s's process: it ends when the process
 // does, and kills the group when the job is cancelled.
-func supervise(jobs tools.Jobs, s *session) error {
+func supervise(jobs tools.Jobs, s *session, ended func()) error {
 	info, err := jobs.Start(tools.JobSpec{Kind: "exec", Owner: s.agent + ":" + s.id,
 		Run: func(ctx context.Context, _ tools.Sink) (any, error) {
 			select {
@@ -22,6 +22,7 @@ func supervise(jobs tools.Jobs, s *session) error {
 			case <-ctx.Done():
 				s.p.kill(context.Background(), "cancel")
 			}
+			ended()
 			st := s.p.state()
 			summary := map[string]any{"sessionId": s.id, "status": statusOf(st), "pid": s.p.pid,
 				"durationMs": st.duration.Milliseconds(), "exitCode": st.exitCode, "signal": st.signal}

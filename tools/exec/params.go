@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/openclaw-go/openclaw/policy"
 	"github.com/openclaw-go/openclaw/tools"
 )
 
@@ -50,13 +51,6 @@ const execSchema = `{"type":"object","properties":{
 	"awaitApproval":{"type":"boolean","description":"On the gateway, wait for an operator to resolve a needed approval (openclaw approvals resolve) instead of answering pending (exit 8) at once"}
 },"required":["command"]}`
 
-// blockedEnv are refused in env overrides for host runs (spec §1.6).
-var blockedEnv = map[string]bool{
-	"NODE_OPTIONS": true, "NODE_PATH": true, "PYTHONPATH": true, "PYTHONHOME": true,
-	"RUBYLIB": true, "PERL5LIB": true, "BASH_ENV": true, "ENV": true, "GCONV_PATH": true,
-	"IFS": true, "SSLKEYLOGFILE": true,
-}
-
 // checkEnv refuses dangerous overrides; nothing runs when it fails.
 func checkEnv(env map[string]string) error {
 	keys := make([]string, 0, len(env))
@@ -65,11 +59,10 @@ func checkEnv(env map[string]string) error {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		u := strings.ToUpper(k)
 		switch {
-		case u == "PATH":
+		case strings.EqualFold(k, "PATH"):
 			return tools.Errorf(tools.CodeDenied, "Security Violation: Custom 'PATH' variable is forbidden during host execution.")
-		case strings.HasPrefix(u, "LD_"), strings.HasPrefix(u, "DYLD_"), blockedEnv[u]:
+		case policy.EnvKeyBlocked(k):
 			return tools.Errorf(tools.CodeDenied, "Security Violation: Environment variable '%s' is forbidden during host execution.", k)
 		}
 		if k == "" || strings.ContainsAny(k, "=\x00") {

@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -38,12 +38,18 @@ type spec struct {
 type proc struct {
 	cmd     *exec.Cmd
 	pid     int
+	token   string // OPENCLAW_EXEC_TOKEN of its descendants (descendants.go)
 	out     *output
 	started time.Time
 
-	stdinMu sync.Mutex
-	stdin   io.WriteCloser // pipe or PTY master; nil when closed
-	isPTY   bool
+	// stdinMu guards the stdin field only (never held while writing, so
+	// poll's writable() and closeStdin never wait for a write); stdinTurn
+	// serialises writes, and a writer waits for its turn only until its
+	// deadline.
+	stdinMu   sync.Mutex
+	stdin     *os.File // pipe or PTY master; nil when closed
+	isPTY     bool
+	stdinTurn chan struct{}
 
 	done     chan struct{} // closed when the process has exited and output is read
 	mu       sync.Mutex
@@ -70,14 +76,30 @@ func shell() string {
 func start(s spec, aggCap, pendCap int) (*proc, error) {
 	cmd := exec.Command(shell(), "-c", s.command)
 	cmd.Dir = s.dir
-	cmd.Env = s.env
-	p := &proc{cmd: cmd, out: newOutput(aggCap, pendCap), done: make(chan struct{}), isPTY: s.pty}
+	token := newToken()
+	for _, kv := range s.env {
+		if !strings.HasPrefix(kv, tokenEnv+"=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, tokenEnv+"="+token)
+	p := &proc{cmd: cmd, token: token, out: newOutput(aggCap, pendCap), done: make(chan struct{}), isPTY: s.pty, stdinTurn: make(chan struct{}, 1)}
 	var readers []*os.File
 	if s.pty {
 		// pty.Start makes the child a session leader (Setsid), so its pid is
 		// also its process group id.
-		f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 120})
+		var raw *os.File
+		err := spawn(cmd, func() (err error) {
+			raw, err = pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 120})
+			return err
+		})
 		if err != nil {
+			return nil, fmt.Errorf("pty: %w", err)
+		}
+		f, err := pollable(raw)
+		if err != nil {
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			_ = cmd.Wait()
 			return nil, fmt.Errorf("pty: %w", err)
 		}
 		p.stdin = f
@@ -105,7 +127,7 @@ func start(s spec, aggCap, pendCap int) (*proc, error) {
 			cmd.Stdin, inW = inR, w
 			defer inR.Close()
 		}
-		err = cmd.Start()
+		err = spawn(cmd, cmd.Start)
 		ow.Close()
 		ew.Close()
 		if err != nil {
@@ -135,6 +157,30 @@ func start(s spec, aggCap, pendCap int) (*proc, error) {
 	return p, nil
 }
 
+// pollable replaces the PTY master creack/pty returns (a blocking file:
+// deadlines do not apply to it) with a non-blocking duplicate in Go's
+// poller, so a write to a terminal nobody reads can time out.
+func pollable(f *os.File) (*os.File, error) {
+	defer f.Close()
+	sc, err := f.SyscallConn()
+	if err != nil {
+		return nil, err
+	}
+	var nfd int
+	var derr error
+	if err := sc.Control(func(fd uintptr) { nfd, derr = unix.Dup(int(fd)) }); err != nil {
+		return nil, err
+	}
+	if derr != nil {
+		return nil, derr
+	}
+	if err := unix.SetNonblock(nfd, true); err != nil {
+		unix.Close(nfd)
+		return nil, err
+	}
+	return os.NewFile(uintptr(nfd), f.Name()), nil
+}
+
 // read copies one stream into the output in chunks.
 func (p *proc) read(stream int, f *os.File) {
 	buf := make([]byte, chunkSize)
@@ -154,6 +200,7 @@ func (p *proc) read(stream int, f *os.File) {
 func (p *proc) wait(readers []*os.File, rw *sync.WaitGroup) {
 	err := p.cmd.Wait()
 	_ = syscall.Kill(-p.pid, syscall.SIGKILL) // leftover children of the group
+	killTagged(p.token)                       // and those that left it (setsid)
 	drained := make(chan struct{})
 	go func() { rw.Wait(); close(drained) }()
 	select {
@@ -194,6 +241,9 @@ func (p *proc) kill(ctx context.Context, why string) {
 	}
 	p.mu.Unlock()
 	_ = syscall.Kill(-p.pid, syscall.SIGTERM)
+	for _, pid := range tagged(p.token) { // descendants outside the group
+		_ = syscall.Kill(pid, syscall.SIGTERM)
+	}
 	t := time.NewTimer(killGrace)
 	defer t.Stop()
 	select {
@@ -203,6 +253,7 @@ func (p *proc) kill(ctx context.Context, why string) {
 	case <-ctx.Done():
 	}
 	_ = syscall.Kill(-p.pid, syscall.SIGKILL)
+	killTagged(p.token)
 	<-p.done
 }
 
@@ -216,28 +267,68 @@ func (p *proc) markKilled(why string) {
 	}
 }
 
-// write sends data to stdin (or the PTY); eof closes it afterwards.
-func (p *proc) write(data []byte, eof bool) error {
-	p.stdinMu.Lock()
-	defer p.stdinMu.Unlock()
-	if p.stdin == nil {
-		return errStdinClosed
+// stdinWriteTimeout bounds one write to a session's stdin (including the
+// wait for an earlier write): a process that stopped reading makes the
+// write fail, never hang the session.
+var stdinWriteTimeout = 10 * time.Second
+
+// errStdinTimeout is a write that did not complete in time.
+var errStdinTimeout = errors.New("stdin write timed out: the process is not reading its input")
+
+// write sends data to stdin (or the PTY); eof closes it afterwards. It
+// gives up at stdinWriteTimeout or when ctx ends, reporting how many bytes
+// went in.
+func (p *proc) write(ctx context.Context, data []byte, eof bool) (int, error) {
+	deadline := time.Now().Add(stdinWriteTimeout)
+	t := time.NewTimer(stdinWriteTimeout)
+	defer t.Stop()
+	select {
+	case p.stdinTurn <- struct{}{}:
+	case <-t.C:
+		return 0, errStdinTimeout
+	case <-ctx.Done():
+		return 0, ctx.Err()
 	}
+	defer func() { <-p.stdinTurn }()
+	p.stdinMu.Lock()
+	f := p.stdin
+	p.stdinMu.Unlock()
+	if f == nil {
+		return 0, errStdinClosed
+	}
+	if dl, ok := ctx.Deadline(); ok && dl.Before(deadline) {
+		deadline = dl
+	}
+	// Pipes and the PTY master are in Go's poller: the deadline interrupts
+	// a blocked write.
+	if err := f.SetWriteDeadline(deadline); err != nil {
+		return 0, fmt.Errorf("stdin: %w", err)
+	}
+	defer f.SetWriteDeadline(time.Time{})
+	n := 0
 	if len(data) > 0 {
-		if _, err := p.stdin.Write(data); err != nil {
-			return err
+		var err error
+		n, err = f.Write(data)
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return n, errStdinTimeout
+		}
+		if err != nil {
+			return n, err
 		}
 	}
 	if eof {
 		if p.isPTY {
-			_, err := p.stdin.Write([]byte{4}) // ^D: a PTY has no half-close
-			return err
+			_, err := f.Write([]byte{4}) // ^D: a PTY has no half-close
+			return n, err
 		}
-		err := p.stdin.Close()
-		p.stdin = nil
-		return err
+		p.stdinMu.Lock()
+		defer p.stdinMu.Unlock()
+		if p.stdin == f {
+			p.stdin = nil
+			return n, f.Close()
+		}
 	}
-	return nil
+	return n, nil
 }
 
 var errStdinClosed = errors.New("stdin is closed")

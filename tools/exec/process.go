@@ -2,6 +2,7 @@ package exectool
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -95,6 +96,8 @@ func statusOf(st state) string {
 	switch {
 	case !st.exited:
 		return "running"
+	case st.killedBy == "interrupted":
+		return "interrupted" // its gateway died; the next one ended what was left
 	case st.exitCode != nil && *st.exitCode == 0 && st.killedBy == "":
 		return "completed"
 	}
@@ -159,7 +162,7 @@ func processPoll(ctx context.Context, env *tools.Env, p procParams) (any, error)
 		return nil, err
 	}
 	if p.Timeout != nil && *p.Timeout > 0 {
-		wait := min(time.Duration(*p.Timeout)*time.Millisecond, maxPollWait)
+		wait := millisDuration(*p.Timeout, maxPollWait)
 		t := time.NewTimer(wait)
 		defer t.Stop()
 		ch := s.p.out.wait()
@@ -249,7 +252,7 @@ func processLog(ctx context.Context, env *tools.Env, p procParams) (any, error) 
 		"total": to - from, "totalLines": total, "totalChars": len(agg), "truncated": trunc}), nil
 }
 
-func input(env *tools.Env, id string, data []byte, eof bool, what string) (any, error) {
+func input(ctx context.Context, env *tools.Env, id string, data []byte, eof bool, what string) (any, error) {
 	_, s, err := lookup(env, id)
 	if err != nil {
 		return nil, err
@@ -257,7 +260,11 @@ func input(env *tools.Env, id string, data []byte, eof bool, what string) (any, 
 	if s.p.state().exited {
 		return nil, tools.Errorf(tools.CodeNotFound, "No active session found for %s", id)
 	}
-	if err := s.p.write(data, eof); err != nil {
+	if n, err := s.p.write(ctx, data, eof); err != nil {
+		if errors.Is(err, errStdinTimeout) {
+			return nil, tools.Errorf(tools.CodeTimeout, "Session %s: %v (%d of %d bytes written).", id, err, n, len(data)).
+				WithDetails(map[string]any{"sessionId": id, "bytes": n})
+		}
 		return nil, tools.Errorf(tools.CodeFailed, "Session %s stdin is not writable.", id)
 	}
 	text := fmt.Sprintf("Wrote %d bytes to session %s", len(data), id)
@@ -268,7 +275,7 @@ func input(env *tools.Env, id string, data []byte, eof bool, what string) (any, 
 }
 
 func processWrite(ctx context.Context, env *tools.Env, p procParams) (any, error) {
-	return input(env, p.SessionID, []byte(p.Data), p.EOF, "write")
+	return input(ctx, env, p.SessionID, []byte(p.Data), p.EOF, "write")
 }
 
 func processSendKeys(ctx context.Context, env *tools.Env, p procParams) (any, error) {
@@ -276,7 +283,7 @@ func processSendKeys(ctx context.Context, env *tools.Env, p procParams) (any, er
 	if err != nil {
 		return nil, tools.Errorf(tools.CodeInvalidParams, "send-keys: %v", err)
 	}
-	return input(env, p.SessionID, b, false, "send-keys")
+	return input(ctx, env, p.SessionID, b, false, "send-keys")
 }
 
 // processSubmit sends Enter: CR to a PTY (as a terminal does); a pipe has
@@ -290,7 +297,7 @@ func processSubmit(ctx context.Context, env *tools.Env, p procParams) (any, erro
 	if s.p.isPTY {
 		enter = "\r"
 	}
-	return input(env, p.SessionID, []byte(enter), false, "submit")
+	return input(ctx, env, p.SessionID, []byte(enter), false, "submit")
 }
 
 func processPaste(ctx context.Context, env *tools.Env, p procParams) (any, error) {
@@ -298,7 +305,7 @@ func processPaste(ctx context.Context, env *tools.Env, p procParams) (any, error
 	if p.Bracketed == nil || *p.Bracketed {
 		data = "\x1b[200~" + data + "\x1b[201~"
 	}
-	return input(env, p.SessionID, []byte(data), false, "paste")
+	return input(ctx, env, p.SessionID, []byte(data), false, "paste")
 }
 
 func processKill(ctx context.Context, env *tools.Env, p procParams) (any, error) {

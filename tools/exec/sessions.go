@@ -50,8 +50,10 @@ func (s *session) isBackgrounded() bool {
 // session id. Their lifetimes belong to the job runner (lifecycle.go),
 // which ends every process group before the gateway exits.
 type registry struct {
-	ttl  time.Duration
-	jobs tools.Jobs
+	ttl      time.Duration
+	jobs     tools.Jobs
+	stateDir string     // where the record of running commands lives (records.go)
+	recMu    sync.Mutex // serialises writes of the record file
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -67,16 +69,17 @@ func newRegistry(env *tools.Env) (tools.Service, error) {
 	if cfg == nil {
 		cfg = config.Empty()
 	}
-	ttl := time.Duration(cfg.Int("tools.exec.cleanupMs", int(defaultTTL/time.Millisecond))) * time.Millisecond
-	ttl = min(max(ttl, minTTL), maxTTL)
+	ttl := millisDuration(float64(cfg.Int("tools.exec.cleanupMs", int(defaultTTL/time.Millisecond))), maxTTL)
+	ttl = max(ttl, minTTL)
 	if env.Jobs == nil {
 		return nil, fmt.Errorf("exec service: needs the gateway's job runner")
 	}
-	return &registry{ttl: ttl, jobs: env.Jobs, sessions: map[string]*session{}}, nil
+	return &registry{ttl: ttl, jobs: env.Jobs, stateDir: env.StateDir, sessions: map[string]*session{}}, nil
 }
 
 // Start runs the sweeper of expired finished sessions.
 func (r *registry) Start(ctx context.Context) error {
+	r.recover()
 	r.ctx, r.cancel = context.WithCancel(context.Background())
 	every := max(30*time.Second, r.ttl/6)
 	r.sweeper.Add(1)
@@ -124,6 +127,7 @@ func (r *registry) add(s *session) error {
 		}
 	}
 	r.sessions[s.id] = s
+	go r.persist() // r.mu is held here
 	return nil
 }
 
@@ -132,6 +136,7 @@ func (r *registry) drop(id string) {
 	r.mu.Lock()
 	delete(r.sessions, id)
 	r.mu.Unlock()
+	r.persist()
 }
 
 // get returns the agent's backgrounded session with this id.
