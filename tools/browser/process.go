@@ -16,34 +16,20 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/openclaw-go/openclaw/atomicfile"
 	"github.com/openclaw-go/openclaw/tools"
 )
 
 // A launched browser leaves two small files in its profile dir so later
-// processes find it: "pid" and "cdp-port". They are written atomically and
+// processes find it: "pid" and "cdp-port". They are written atomically
+// (atomicfile: temp, fsync, rename, fsync of the directory) and
 // removed by stop; a stale pair (process gone) reads as not running.
 
 func writeFileAtomic(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path))
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return atomicfile.WriteFile(path, data, 0o600)
 }
 
 func readInt(path string) int {
