@@ -24,9 +24,11 @@ var update = flag.Bool("update", false, "rewrite golden files")
 
 // TestMain doubles as the real CLI: a test runs `openclaw` as a separate
 // process by re-executing this binary with OPENCLAW_TEST_CLI=1, so every
-// call below is a new process attaching to the detached browser.
+// call below is a new process attaching to the detached browser. The
+// recorder those processes start is this binary run as `openclaw
+// __browser-recorder`, through the same entrypoint as the real binary's.
 func TestMain(m *testing.M) {
-	if os.Getenv("OPENCLAW_TEST_CLI") == "1" {
+	if os.Getenv("OPENCLAW_TEST_CLI") == "1" || (len(os.Args) > 1 && os.Args[1] == "__browser-recorder") {
 		os.Exit(commands.Main(append([]string{"openclaw"}, os.Args[1:]...), os.Stdin, os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())

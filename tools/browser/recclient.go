@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"bytes"
 	"bufio"
 	"context"
 	"crypto/sha256"
@@ -113,8 +114,9 @@ func (p *profile) spawnRecorder(ctx context.Context, ws string) error {
 		return err
 	}
 	defer logf.Close()
-	cmd := exec.Command(exe)
-	cmd.Env = append(filterProxyEnv(os.Environ()), recorderEnv+"="+string(spec))
+	cmd := exec.Command(exe, tools.EntrypointArg(recorderEntry))
+	cmd.Env = filterProxyEnv(os.Environ())
+	cmd.Stdin = bytes.NewReader(spec)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"mime"
 	"net"
 	"os"
@@ -25,8 +26,8 @@ import (
 // they happened (a console error during page load, the requests a click
 // started, a dialog that opens, a finished download), so one small detached
 // process per running browser listens all the time: `start` launches it (a
-// re-exec of this binary with OPENCLAW_BROWSER_RECORDER set, caught in
-// init before any command runs), it attaches to every tab, keeps bounded
+// re-exec of this binary as the hidden subcommand `openclaw
+// __browser-recorder`, its spec on stdin: recproto.go), it attaches to every tab, keeps bounded
 // rings in memory and answers the CLI over a Unix socket in the profile
 // dir. It ends with the browser. The gateway's browser service was the
 // other choice, but CLI calls do not go through a gateway, and both front
@@ -36,7 +37,6 @@ import (
 // fetched or answered through the live CDP session that saw them.
 
 const (
-	recorderEnv     = "OPENCLAW_BROWSER_RECORDER"
 	consoleRing     = 500
 	requestRing     = 1000
 	eventRing       = 500
@@ -44,19 +44,7 @@ const (
 	recorderIOLimit = 8 << 20
 )
 
-func init() {
-	if spec := os.Getenv(recorderEnv); spec != "" {
-		os.Exit(runRecorder(spec))
-	}
-}
-
-// recorderSpec is what start hands the recorder (JSON in the env).
-type recorderSpec struct {
-	Dir      string `json:"dir"`
-	StateDir string `json:"stateDir"`
-	WS       string `json:"ws"`
-	Sock     string `json:"sock"`
-}
+func init() { tools.RegisterEntrypoint(recorderEntry, recorderMain) }
 
 type consoleEntry struct {
 	ID        int64          `json:"id"`
@@ -127,17 +115,18 @@ type recorder struct {
 	nextArm  int64
 }
 
-func runRecorder(specJSON string) int {
+// recorderMain is `openclaw __browser-recorder`: it reads its spec (JSON)
+// from stdin and records until the browser goes away or it is told to quit.
+func recorderMain(_ []string, stdin io.Reader, _, stderr io.Writer) int {
 	var spec recorderSpec
-	if err := json.Unmarshal([]byte(specJSON), &spec); err != nil {
-		fmt.Fprintln(os.Stderr, "browser recorder:", err)
+	if err := json.NewDecoder(io.LimitReader(stdin, 1<<20)).Decode(&spec); err != nil {
+		fmt.Fprintln(stderr, "browser recorder: spec on stdin:", err)
 		return 2
 	}
-	os.Unsetenv(recorderEnv)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	if err := recordBrowser(ctx, cancel, spec); err != nil {
-		fmt.Fprintln(os.Stderr, "browser recorder:", err)
+		fmt.Fprintln(stderr, "browser recorder:", err)
 		return 1
 	}
 	return 0
@@ -573,28 +562,6 @@ func (r *recorder) downloadProgress(ctx context.Context, e proto.BrowserDownload
 		r.bump()
 		r.mu.Unlock()
 	}
-}
-
-// recRequest is one call over the socket.
-type recRequest struct {
-	Op         string   `json:"op"`
-	TargetID   string   `json:"targetId,omitempty"`
-	Seq        int64    `json:"seq,omitempty"`
-	TimeoutMs  int      `json:"timeoutMs,omitempty"`
-	Level      string   `json:"level,omitempty"`
-	SinceLast  bool     `json:"sinceLast,omitempty"`
-	Limit      int      `json:"limit,omitempty"`
-	Filter     string   `json:"filter,omitempty"`
-	Clear      bool     `json:"clear,omitempty"`
-	ID         int64    `json:"id,omitempty"`
-	MaxChars   int      `json:"maxChars,omitempty"`
-	Accept     bool     `json:"accept,omitempty"`
-	PromptText string   `json:"promptText,omitempty"`
-	Width      int      `json:"width,omitempty"`
-	Paths      []string `json:"paths,omitempty"`
-	Height     int      `json:"height,omitempty"`
-	// ExpectDownload: settle also waits for a download to begin.
-	ExpectDownload bool `json:"expectDownload,omitempty"`
 }
 
 func (r *recorder) serve(ctx context.Context, l net.Listener, quit context.CancelFunc) {
