@@ -229,6 +229,9 @@ func (p *profile) start(ctx context.Context, env *tools.Env) (status, error) {
 			// between calls; without it the browser still works.
 			env.Progress("CDP ready; starting the event recorder", 0, -1)
 			if err := p.spawnRecorder(ctx, ws); err != nil {
+				if !p.conf.SSRF.allowsPrivate() { // it also enforces the request guard: fail closed
+					return status{}, tools.Errorf(tools.CodeFailed, "browser start: the request guard needs the browser recorder: %v", err)
+				}
 				env.Progress("capture unavailable: "+err.Error(), 0, -1)
 			}
 			env.Progress("browser ready", 1, 1)

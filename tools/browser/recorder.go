@@ -16,6 +16,7 @@ import (
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
+	"github.com/openclaw-go/openclaw/netguard"
 	"github.com/openclaw-go/openclaw/store/media"
 	"github.com/openclaw-go/openclaw/tools"
 )
@@ -113,6 +114,10 @@ type recorder struct {
 	nextSync int64
 	uploads  map[string]uploadArm // targetId → files for its next file chooser
 	nextArm  int64
+
+	guard        *netguard.Policy // nil: no request is refused (guard.go)
+	guardMu      sync.Mutex       // serialises setGuard
+	intercepting bool
 }
 
 // recorderMain is `openclaw __browser-recorder`: it reads its spec (JSON)
@@ -172,6 +177,10 @@ func recordBrowser(ctx context.Context, cancel context.CancelFunc, spec recorder
 	if err := (proto.BrowserSetDownloadBehavior{Behavior: proto.BrowserSetDownloadBehaviorBehaviorAllowAndName,
 		DownloadPath: dl, EventsEnabled: true}).Call(b); err != nil {
 		return fmt.Errorf("downloads: %w", err)
+	}
+	// The guard first: nothing a tab loads may go out unchecked.
+	if err := r.setGuard(ctx, spec.Guard); err != nil {
+		return fmt.Errorf("request guard: %w", err)
 	}
 	if err := (proto.TargetSetAutoAttach{AutoAttach: true, WaitForDebuggerOnStart: true, Flatten: true}).Call(b); err != nil {
 		return fmt.Errorf("auto-attach: %w", err)
@@ -238,6 +247,11 @@ func (r *recorder) handle(ctx context.Context, m *rod.Message) {
 	target := r.sessions[m.SessionID]
 	r.mu.Unlock()
 	switch m.Method {
+	case "Fetch.requestPaused":
+		var e proto.FetchRequestPaused
+		if m.SessionID == "" && m.Load(&e) {
+			go r.vet(ctx, e)
+		}
 	case "Target.attachedToTarget":
 		var e proto.TargetAttachedToTarget
 		if m.Load(&e) {
@@ -638,6 +652,11 @@ func (r *recorder) answer(ctx context.Context, c net.Conn, req recRequest) any {
 		return r.body(ctx, req)
 	case "dialog":
 		return r.dialog(ctx, req)
+	case "guard":
+		if err := r.setGuard(ctx, req.Guard); err != nil {
+			return map[string]any{"error": "request guard: " + err.Error(), "code": "FAILED"}
+		}
+		return map[string]any{"ok": true, "guarded": req.Guard != nil && !req.Guard.DangerouslyAllowPrivateNetwork}
 	case "armUpload":
 		return r.armUpload(ctx, req)
 	}

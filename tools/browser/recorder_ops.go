@@ -109,7 +109,7 @@ func (r *recorder) busy(target string, since int64, expectDownload bool) string 
 // summary is what happened on target since the mark. Callers hold mu.
 func (r *recorder) summary(target string, since int64) map[string]any {
 	out := map[string]any{}
-	var dialogs, downloads, tabs, uploads []map[string]any
+	var dialogs, downloads, tabs, uploads, blocked []map[string]any
 	for _, e := range r.events {
 		if e.seq <= since {
 			continue
@@ -125,6 +125,10 @@ func (r *recorder) summary(target string, since int64) map[string]any {
 			}
 		case "download":
 			downloads = append(downloads, copyMap(e.Data))
+		case "blocked":
+			if len(blocked) < 20 {
+				blocked = append(blocked, copyMap(e.Data))
+			}
 		case "upload":
 			if e.TargetID == target {
 				uploads = append(uploads, copyMap(e.Data))
@@ -180,6 +184,9 @@ func (r *recorder) summary(target string, since int64) map[string]any {
 	}
 	if len(uploads) > 0 {
 		out["uploads"] = uploads
+	}
+	if len(blocked) > 0 {
+		out["blockedRequests"] = blocked
 	}
 	return out
 }

@@ -4,6 +4,8 @@ package browser
 // clients (recclient.go): the spec `openclaw __browser-recorder` reads on
 // stdin, and the one-line JSON requests of its Unix socket.
 
+import "github.com/openclaw-go/openclaw/netguard"
+
 // recorderEntry is the hidden subcommand's name (`openclaw __browser-recorder`).
 const recorderEntry = "browser-recorder"
 
@@ -13,6 +15,8 @@ type recorderSpec struct {
 	StateDir string `json:"stateDir"`
 	WS       string `json:"ws"`
 	Sock     string `json:"sock"`
+	// Guard is the request guard to enforce from the start (guard.go).
+	Guard *netguard.Policy `json:"guard,omitempty"`
 }
 
 // recRequest is one call over the socket.
@@ -33,6 +37,8 @@ type recRequest struct {
 	Width      int      `json:"width,omitempty"`
 	Paths      []string `json:"paths,omitempty"`
 	Height     int      `json:"height,omitempty"`
+	// Guard (op guard) replaces the request guard's policy.
+	Guard *netguard.Policy `json:"guard,omitempty"`
 	// ExpectDownload: settle also waits for a download to begin.
 	ExpectDownload bool `json:"expectDownload,omitempty"`
 }

@@ -57,7 +57,12 @@ func openSession(ctx context.Context, env *tools.Env, name string) (*session, er
 		cancel()
 		return nil, notRunning(p)
 	}
-	return &session{p: p, b: b, ws: ws, release: cancel, ctx: cctx}, nil
+	s := &session{p: p, b: b, ws: ws, release: cancel, ctx: cctx}
+	if err := s.enforceGuard(ctx); err != nil {
+		cancel()
+		return nil, err
+	}
+	return s, nil
 }
 
 func notRunning(p *profile) error {
