@@ -326,6 +326,9 @@ func (p *profile) stop(ctx context.Context) (status, error) {
 			return status{}, fmt.Errorf("browser stop: %w", err)
 		}
 	}
+	if err := os.RemoveAll(filepath.Join(p.Dir, stageDirName)); err != nil { // staged upload copies
+		return status{}, fmt.Errorf("browser stop: %w", err)
+	}
 	return p.status(ctx), nil
 }
 
