@@ -314,14 +314,14 @@ func init() {
 	reg(&tools.Action{Verb: "close", Summary: "Close a tab (default: the current one)", Args: []string{"targetId"},
 		Schema: schemaHead + schemaTail,
 		Run: withSession(func(ctx context.Context, env *tools.Env, s *session, p params) (any, error) {
-			pg, err := s.page(p.TargetID)
+			id, err := s.target(p.TargetID)
 			if err != nil {
 				return nil, err
 			}
-			if err := pg.Close(); err != nil {
-				return nil, tools.Errorf(tools.CodeFailed, "close: %v", err)
+			if err := s.closeTab(ctx, id); err != nil {
+				return nil, err
 			}
-			return tools.JSONResult(map[string]any{"ok": true, "targetId": string(pg.TargetID)})
+			return tools.JSONResult(map[string]any{"ok": true, "targetId": string(id)})
 		})})
 	reg(snapshotDef())
 	registerState()
@@ -484,6 +484,16 @@ func actAction(ctx context.Context, env *tools.Env, s *session, p params) (any, 
 	r := p.actReq
 	if p.Request != nil {
 		r = *p.Request
+	}
+	if r.Kind == "close" { // never attaches: a dialog may hold the tab
+		id, err := s.target(p.TargetID)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.closeTab(ctx, id); err != nil {
+			return nil, err
+		}
+		return tools.JSONResult(map[string]any{"ok": true, "kind": r.Kind, "targetId": string(id)})
 	}
 	pg, err := s.page(p.TargetID)
 	if err != nil {

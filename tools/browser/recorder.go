@@ -108,6 +108,7 @@ type recorder struct {
 	targets  map[string]proto.TargetSessionID
 	pending  map[string]*event // targetId → open dialog not answered
 	armed    map[string]dialogArm
+	closing  map[string]bool // targetId → being closed: its dialogs are dismissed
 	cursors  map[string]int64
 	loads    map[string]*event        // guid → download event
 	syncs    map[string]chan struct{} // settle marker payload → closed when handled
@@ -167,7 +168,7 @@ func recordBrowser(ctx context.Context, cancel context.CancelFunc, spec recorder
 	}
 	r := &recorder{spec: spec, b: b, media: media.New(spec.StateDir), changed: make(chan struct{}),
 		reqs: map[string]*requestEntry{}, sessions: map[proto.TargetSessionID]string{}, targets: map[string]proto.TargetSessionID{},
-		pending: map[string]*event{}, armed: map[string]dialogArm{}, cursors: map[string]int64{}, loads: map[string]*event{},
+		pending: map[string]*event{}, armed: map[string]dialogArm{}, closing: map[string]bool{}, cursors: map[string]int64{}, loads: map[string]*event{},
 		uploads: map[string]uploadArm{}}
 	events := b.Event()
 	dl := filepath.Join(spec.Dir, "downloads")
@@ -267,6 +268,7 @@ func (r *recorder) handle(ctx context.Context, m *rod.Message) {
 					delete(r.targets, t)
 				}
 				delete(r.pending, t)
+				delete(r.closing, t)
 				r.bump()
 			}
 			r.mu.Unlock()
@@ -516,6 +518,9 @@ func (r *recorder) dialogOpened(ctx context.Context, sess proto.TargetSessionID,
 	if !ok {
 		arm, ok = r.armed[""]
 	}
+	if r.closing[target] { // a user closing a tab dismisses its dialogs
+		arm, ok = dialogArm{}, true
+	}
 	if !ok {
 		data["handled"] = "pending"
 		r.pending[target] = r.addEvent("dialog", target, data)
@@ -652,6 +657,8 @@ func (r *recorder) answer(ctx context.Context, c net.Conn, req recRequest) any {
 		return r.body(ctx, req)
 	case "dialog":
 		return r.dialog(ctx, req)
+	case "closing":
+		return r.markClosing(ctx, req)
 	case "guard":
 		if err := r.setGuard(ctx, req.Guard); err != nil {
 			return map[string]any{"error": "request guard: " + err.Error(), "code": "FAILED"}

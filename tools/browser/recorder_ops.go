@@ -437,3 +437,21 @@ func (r *recorder) syncWith(ctx context.Context, sess proto.TargetSessionID) {
 	case <-ctx.Done():
 	}
 }
+
+// markClosing is the first step of closing a tab: from now on every dialog
+// it opens is dismissed at once, and the one open now is dismissed, so an
+// alert loop cannot keep the tab from closing (as a user closing a tab
+// dismisses its dialogs).
+func (r *recorder) markClosing(ctx context.Context, req recRequest) any {
+	r.mu.Lock()
+	r.closing[req.TargetID] = true
+	d := r.pending[req.TargetID]
+	sess, ok := r.targets[req.TargetID]
+	r.mu.Unlock()
+	if d != nil && ok {
+		dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		_ = proto.PageHandleJavaScriptDialog{Accept: false}.Call(r.on(dctx, sess))
+	}
+	return map[string]any{"ok": true}
+}

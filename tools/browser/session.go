@@ -215,3 +215,18 @@ func timeout(ms, def, lo, hi int) time.Duration {
 	}
 	return time.Duration(min(max(ms, lo), hi)) * time.Millisecond
 }
+
+// closeTab closes a tab even while a dialog holds it: the recorder
+// dismisses its dialogs first (and every one it opens from then on), and
+// the tab is closed through the browser target, never by attaching to the
+// held page.
+func (s *session) closeTab(ctx context.Context, id proto.TargetTargetID) error {
+	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	var v map[string]any
+	_ = (&recClient{sock: s.p.recSock()}).call(cctx, recRequest{Op: "closing", TargetID: string(id)}, &v)
+	if _, err := (proto.TargetCloseTarget{TargetID: id}).Call(s.b.Context(cctx)); err != nil {
+		return tools.Errorf(tools.CodeFailed, "close tab %s: %v", id, err)
+	}
+	return nil
+}
