@@ -102,6 +102,18 @@ func (s *Server) startServices(ctx context.Context) error {
 	return nil
 }
 
+// drainServices tells every running tools.Drainer that shutdown began;
+// ctx ends at the drain deadline.
+func (s *Server) drainServices(ctx context.Context) {
+	s.svc.mu.Lock()
+	defer s.svc.mu.Unlock()
+	for _, name := range s.svc.order {
+		if d, ok := s.svc.running[name].(tools.Drainer); ok {
+			d.Drain(ctx)
+		}
+	}
+}
+
 // stopServices stops the running services in reverse start order.
 func (s *Server) stopServices() {
 	s.svc.mu.Lock()

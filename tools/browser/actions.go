@@ -3,6 +3,7 @@ package browser
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -111,7 +112,25 @@ func renderText(w io.Writer, r gjson.Result) error {
 func reg(a *tools.Action) {
 	a.Tool = "browser"
 	a.Where = tools.Either
+	a.Run = drained(a.Run)
 	tools.Register(a)
+}
+
+// drained runs a call inside the gateway under the browser service's
+// watch, so shutdown can end it by the drain deadline (service.go).
+func drained(run tools.Handler) tools.Handler {
+	return func(ctx context.Context, env *tools.Env, raw json.RawMessage) (any, error) {
+		svc := gatewayService(env)
+		if svc == nil {
+			return run(ctx, env, raw)
+		}
+		ctx, done, err := svc.track(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer done()
+		return run(ctx, env, raw)
+	}
 }
 
 func init() {
@@ -130,9 +149,13 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
+			running := pr.status(ctx).CdpReady
 			st, err := pr.start(ctx, env)
 			if err != nil {
 				return nil, err
+			}
+			if svc := gatewayService(env); svc != nil && !running && !pr.AttachOnly {
+				svc.launchedHere(pr, st.Pid) // it stops with the gateway
 			}
 			return tools.JSONResult(st)
 		})})

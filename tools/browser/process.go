@@ -32,6 +32,8 @@ func writeFileAtomic(path string, data []byte) error {
 	return atomicfile.WriteFile(path, data, 0o600)
 }
 
+func pidFile(p *profile) string { return filepath.Join(p.Dir, "pid") }
+
 func readInt(path string) int {
 	b, err := os.ReadFile(path)
 	if err != nil {
