@@ -15,7 +15,7 @@ import (
 // navigation we start would be: a location set 100 ms after load, an
 // <iframe> and a fetch() to another loopback host (localhost, the same
 // server machine) never reach that server, and the snapshot shows none of
-// its text. Before, the URL was checked only right after our own load.
+// its text, nor does a redirect from the allowed origin to it. Before, the URL was checked only right after our own load.
 func TestGuardEveryRequest(t *testing.T) {
 	var hits atomic.Int64
 	secret := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -31,7 +31,9 @@ func TestGuardEveryRequest(t *testing.T) {
 		case "/relocate":
 			fmt.Fprintf(w, `<p>outer page</p><script>setTimeout(() => { location = %q }, 100)</script>`, target)
 		case "/framed":
-			fmt.Fprintf(w, `<p>outer page</p><iframe src=%q></iframe>`, target)
+			fmt.Fprintf(w, `<p>outer page</p><iframe src=%q></iframe><iframe src="/redirect"></iframe>`, target)
+		case "/redirect": // an allowed URL that redirects to a blocked one
+			http.Redirect(w, r, target, http.StatusFound)
 		case "/steal":
 			fmt.Fprintf(w, `<p>outer page</p><button onclick='fetch(%q).then(r => r.text()).then(t => { out.textContent = t }, () => { out.textContent = "fetch failed" })'>Steal</button><p id=out></p>`, target)
 		default:
