@@ -392,7 +392,7 @@ func init() {
 		schemaTail
 	reg(&tools.Action{Verb: "act", Summary: "Act on the page: click, type, press, hover, drag, select, fill, resize, wait, evaluate, close",
 		Description: "The result says what the act caused: navigated {url,status}, consoleErrors, dialogs, downloads " +
-			"(stored as media), tabsOpened, requests, and tookMs; blockedByDialog when a dialog it opened waits for an answer.",
+			"(stored as media), tabsOpened, requests, blockedRequests (refused by browser.ssrfPolicy), and tookMs; blockedByDialog when a dialog it opened waits for an answer.",
 		Schema: actSchema, Run: withSession(actAction)})
 	kinds := []struct {
 		kind, summary string
