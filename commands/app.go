@@ -19,6 +19,9 @@ var Version = "2026.9.6-go"
 
 // Main runs the CLI and returns the process exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if code, ok := runEntrypoint(args, stdin, stdout, stderr); ok {
+		return code
+	}
 	r := newRuntime(stdin, stdout, stderr)
 	r.io = newIOStreams(stdin, stdout, stderr, r.getenv, hasFlag(args, "no-color"))
 	if !completionRequested(args) {

@@ -256,6 +256,9 @@ func (s *Server) shutdown() int64 {
 	s.jobs.stop(jobStopGrace) // cancel background work (and streams) before the drain waits on them
 
 	deadline := time.Now().Add(s.opts.DrainTimeout)
+	dctx, dcancel := context.WithDeadline(context.Background(), deadline)
+	defer dcancel()
+	s.drainServices(dctx) // services whose calls wait on outside processes end them by the deadline
 	for s.inflight.Load() > 0 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}

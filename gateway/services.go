@@ -135,6 +135,23 @@ func serviceFamilies(specs []tools.ServiceSpec) []store.Family {
 	return out
 }
 
+// drainServices tells every running tools.Drainer that shutdown began;
+// ctx ends at the drain deadline. The drainers are called outside the
+// services lock, so one that waits cannot block handlers building an Env.
+func (s *Server) drainServices(ctx context.Context) {
+	s.svc.mu.Lock()
+	var drainers []tools.Drainer
+	for _, name := range s.svc.order {
+		if d, ok := s.svc.running[name].(tools.Drainer); ok {
+			drainers = append(drainers, d)
+		}
+	}
+	s.svc.mu.Unlock()
+	for _, d := range drainers {
+		d.Drain(ctx)
+	}
+}
+
 // stopServices stops the running services in reverse start order.
 func (s *Server) stopServices() {
 	s.svc.mu.Lock()

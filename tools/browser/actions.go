@@ -3,6 +3,7 @@ package browser
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -111,7 +112,25 @@ func renderText(w io.Writer, r gjson.Result) error {
 func reg(a *tools.Action) {
 	a.Tool = "browser"
 	a.Where = tools.Either
+	a.Run = drained(a.Run)
 	tools.Register(a)
+}
+
+// drained runs a call inside the gateway under the browser service's
+// watch, so shutdown can end it by the drain deadline (service.go).
+func drained(run tools.Handler) tools.Handler {
+	return func(ctx context.Context, env *tools.Env, raw json.RawMessage) (any, error) {
+		svc := gatewayService(env)
+		if svc == nil {
+			return run(ctx, env, raw)
+		}
+		ctx, done, err := svc.track(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer done()
+		return run(ctx, env, raw)
+	}
 }
 
 func init() {
@@ -130,9 +149,13 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
+			running := pr.status(ctx).CdpReady
 			st, err := pr.start(ctx, env)
 			if err != nil {
 				return nil, err
+			}
+			if svc := gatewayService(env); svc != nil && !running && !pr.AttachOnly {
+				svc.launchedHere(pr, st.Pid) // it stops with the gateway
 			}
 			return tools.JSONResult(st)
 		})})
@@ -314,14 +337,14 @@ func init() {
 	reg(&tools.Action{Verb: "close", Summary: "Close a tab (default: the current one)", Args: []string{"targetId"},
 		Schema: schemaHead + schemaTail,
 		Run: withSession(func(ctx context.Context, env *tools.Env, s *session, p params) (any, error) {
-			pg, err := s.page(p.TargetID)
+			id, err := s.target(p.TargetID)
 			if err != nil {
 				return nil, err
 			}
-			if err := pg.Close(); err != nil {
-				return nil, tools.Errorf(tools.CodeFailed, "close: %v", err)
+			if err := s.closeTab(ctx, id); err != nil {
+				return nil, err
 			}
-			return tools.JSONResult(map[string]any{"ok": true, "targetId": string(pg.TargetID)})
+			return tools.JSONResult(map[string]any{"ok": true, "targetId": string(id)})
 		})})
 	reg(snapshotDef())
 	registerState()
@@ -369,7 +392,7 @@ func init() {
 		schemaTail
 	reg(&tools.Action{Verb: "act", Summary: "Act on the page: click, type, press, hover, drag, select, fill, resize, wait, evaluate, close",
 		Description: "The result says what the act caused: navigated {url,status}, consoleErrors, dialogs, downloads " +
-			"(stored as media), tabsOpened, requests, and tookMs; blockedByDialog when a dialog it opened waits for an answer.",
+			"(stored as media), tabsOpened, requests, blockedRequests (refused by browser.ssrfPolicy), and tookMs; blockedByDialog when a dialog it opened waits for an answer.",
 		Schema: actSchema, Run: withSession(actAction)})
 	kinds := []struct {
 		kind, summary string
@@ -484,6 +507,16 @@ func actAction(ctx context.Context, env *tools.Env, s *session, p params) (any, 
 	r := p.actReq
 	if p.Request != nil {
 		r = *p.Request
+	}
+	if r.Kind == "close" { // never attaches: a dialog may hold the tab
+		id, err := s.target(p.TargetID)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.closeTab(ctx, id); err != nil {
+			return nil, err
+		}
+		return tools.JSONResult(map[string]any{"ok": true, "kind": r.Kind, "targetId": string(id)})
 	}
 	pg, err := s.page(p.TargetID)
 	if err != nil {

@@ -24,9 +24,11 @@ var update = flag.Bool("update", false, "rewrite golden files")
 
 // TestMain doubles as the real CLI: a test runs `openclaw` as a separate
 // process by re-executing this binary with OPENCLAW_TEST_CLI=1, so every
-// call below is a new process attaching to the detached browser.
+// call below is a new process attaching to the detached browser. The
+// recorder those processes start is this binary run as `openclaw
+// __browser-recorder`, through the same entrypoint as the real binary's.
 func TestMain(m *testing.M) {
-	if os.Getenv("OPENCLAW_TEST_CLI") == "1" {
+	if os.Getenv("OPENCLAW_TEST_CLI") == "1" || (len(os.Args) > 1 && os.Args[1] == "__browser-recorder") {
 		os.Exit(commands.Main(append([]string{"openclaw"}, os.Args[1:]...), os.Stdin, os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
@@ -673,6 +675,17 @@ func TestActEffects(t *testing.T) {
 	}
 }
 
+// waitOut waits for the page's #out to read want (the upload page sets it
+// when the file's text promise resolves, after the upload call returns)
+// and reports what it read instead if it never does.
+func (r *rig) waitOut(want, what string) {
+	r.t.Helper()
+	fn := fmt.Sprintf(`() => document.getElementById("out").textContent === %q`, want)
+	if out, _, code := r.run("browser", "wait", "--fn", fn, "--timeout-ms", "10000"); code != 0 {
+		r.t.Errorf("%s: #out is %q, not %q (wait: exit %d %s)", what, r.eval(`() => document.getElementById("out").textContent`), want, code, out)
+	}
+}
+
 // TestUpload: files from the uploads root reach a file input, set directly
 // or through the chooser a button opens; paths outside the root and
 // symlinks are refused with exit 3.
@@ -694,13 +707,9 @@ func TestUpload(t *testing.T) {
 	r.ok("browser", "open", r.base+"/upload.html")
 	snap := r.snapshot()
 	r.ok("browser", "upload", file, "--input-ref", refFor(t, snap, "Attach"))
-	if got := r.eval(`() => document.getElementById("out").textContent`); got != "f: cv.txt = my cv" {
-		t.Errorf("after upload to the input: %q", got)
-	}
+	r.waitOut("f: cv.txt = my cv", "after upload to the input")
 	r.ok("browser", "upload", file, "--ref", refFor(t, snap, `button "Choose file"`))
-	if got := r.eval(`() => document.getElementById("out").textContent`); got != "hidden: cv.txt = my cv" {
-		t.Errorf("after upload through the chooser: %q", got)
-	}
+	r.waitOut("hidden: cv.txt = my cv", "after upload through the chooser")
 	outside := filepath.Join(t.TempDir(), "secret.txt")
 	if err := os.WriteFile(outside, []byte("secret"), 0o600); err != nil {
 		t.Fatal(err)

@@ -16,35 +16,23 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/openclaw-go/openclaw/atomicfile"
 	"github.com/openclaw-go/openclaw/tools"
 )
 
 // A launched browser leaves two small files in its profile dir so later
-// processes find it: "pid" and "cdp-port". They are written atomically and
+// processes find it: "pid" and "cdp-port". They are written atomically
+// (atomicfile: temp, fsync, rename, fsync of the directory) and
 // removed by stop; a stale pair (process gone) reads as not running.
 
 func writeFileAtomic(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path))
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return atomicfile.WriteFile(path, data, 0o600)
 }
+
+func pidFile(p *profile) string { return filepath.Join(p.Dir, "pid") }
 
 func readInt(path string) int {
 	b, err := os.ReadFile(path)
@@ -243,6 +231,9 @@ func (p *profile) start(ctx context.Context, env *tools.Env) (status, error) {
 			// between calls; without it the browser still works.
 			env.Progress("CDP ready; starting the event recorder", 0, -1)
 			if err := p.spawnRecorder(ctx, ws); err != nil {
+				if !p.conf.SSRF.allowsPrivate() { // it also enforces the request guard: fail closed
+					return status{}, tools.Errorf(tools.CodeFailed, "browser start: the request guard needs the browser recorder: %v", err)
+				}
 				env.Progress("capture unavailable: "+err.Error(), 0, -1)
 			}
 			env.Progress("browser ready", 1, 1)
@@ -336,6 +327,9 @@ func (p *profile) stop(ctx context.Context) (status, error) {
 		if err := os.Remove(f); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return status{}, fmt.Errorf("browser stop: %w", err)
 		}
+	}
+	if err := os.RemoveAll(filepath.Join(p.Dir, stageDirName)); err != nil { // staged upload copies
+		return status{}, fmt.Errorf("browser stop: %w", err)
 	}
 	return p.status(ctx), nil
 }

@@ -2,6 +2,7 @@ package browser
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -104,7 +105,8 @@ func (p *profile) spawnRecorder(ctx context.Context, ws string) error {
 	if err != nil {
 		return err
 	}
-	spec, _ := json.Marshal(recorderSpec{Dir: p.Dir, StateDir: filepath.Dir(filepath.Dir(p.Dir)), WS: ws, Sock: p.recSock()})
+	g := p.conf.SSRF.guard()
+	spec, _ := json.Marshal(recorderSpec{Dir: p.Dir, StateDir: filepath.Dir(filepath.Dir(p.Dir)), WS: ws, Sock: p.recSock(), Guard: &g})
 	if err := os.MkdirAll(p.Dir, 0o700); err != nil { // attach-only profiles have no dir yet
 		return err
 	}
@@ -113,8 +115,9 @@ func (p *profile) spawnRecorder(ctx context.Context, ws string) error {
 		return err
 	}
 	defer logf.Close()
-	cmd := exec.Command(exe)
-	cmd.Env = append(filterProxyEnv(os.Environ()), recorderEnv+"="+string(spec))
+	cmd := exec.Command(exe, tools.EntrypointArg(recorderEntry))
+	cmd.Env = filterProxyEnv(os.Environ())
+	cmd.Stdin = bytes.NewReader(spec)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {
@@ -189,4 +192,28 @@ func (rec *recClient) effects(ctx context.Context, target string, seq int64, set
 		return nil
 	}
 	return sum
+}
+
+// enforceGuard makes sure the recorder enforces the profile's current
+// browser.ssrfPolicy on every request the browser makes (guard.go) before
+// the call acts. With the guard on it fails closed: no recorder, no call.
+// With everything allowed it only tells a running recorder so (a policy
+// relaxed since it started), and never launches one for that.
+func (s *session) enforceGuard(ctx context.Context) error {
+	g := s.p.conf.SSRF.guard()
+	var v map[string]any
+	if g.DangerouslyAllowPrivateNetwork {
+		cctx, cancel := context.WithTimeout(ctx, time.Second)
+		defer cancel()
+		_ = (&recClient{sock: s.p.recSock()}).call(cctx, recRequest{Op: "guard", Guard: &g}, &v)
+		return nil
+	}
+	rec := s.recorder(ctx)
+	if rec == nil {
+		return tools.Errorf(tools.CodeFailed, "browser: the request guard (browser.ssrfPolicy on every request) needs the browser recorder, which could not start (see %s)", filepath.Join(s.p.Dir, "recorder.log"))
+	}
+	if err := rec.call(ctx, recRequest{Op: "guard", Guard: &g}, &v); err != nil {
+		return tools.Errorf(tools.CodeFailed, "browser: the request guard could not be set: %v", err)
+	}
+	return nil
 }

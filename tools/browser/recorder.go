@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"mime"
 	"net"
 	"os"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
+	"github.com/openclaw-go/openclaw/netguard"
 	"github.com/openclaw-go/openclaw/store/media"
 	"github.com/openclaw-go/openclaw/tools"
 )
@@ -25,8 +27,8 @@ import (
 // they happened (a console error during page load, the requests a click
 // started, a dialog that opens, a finished download), so one small detached
 // process per running browser listens all the time: `start` launches it (a
-// re-exec of this binary with OPENCLAW_BROWSER_RECORDER set, caught in
-// init before any command runs), it attaches to every tab, keeps bounded
+// re-exec of this binary as the hidden subcommand `openclaw
+// __browser-recorder`, its spec on stdin: recproto.go), it attaches to every tab, keeps bounded
 // rings in memory and answers the CLI over a Unix socket in the profile
 // dir. It ends with the browser. The gateway's browser service was the
 // other choice, but CLI calls do not go through a gateway, and both front
@@ -36,7 +38,6 @@ import (
 // fetched or answered through the live CDP session that saw them.
 
 const (
-	recorderEnv     = "OPENCLAW_BROWSER_RECORDER"
 	consoleRing     = 500
 	requestRing     = 1000
 	eventRing       = 500
@@ -44,19 +45,7 @@ const (
 	recorderIOLimit = 8 << 20
 )
 
-func init() {
-	if spec := os.Getenv(recorderEnv); spec != "" {
-		os.Exit(runRecorder(spec))
-	}
-}
-
-// recorderSpec is what start hands the recorder (JSON in the env).
-type recorderSpec struct {
-	Dir      string `json:"dir"`
-	StateDir string `json:"stateDir"`
-	WS       string `json:"ws"`
-	Sock     string `json:"sock"`
-}
+func init() { tools.RegisterEntrypoint(recorderEntry, recorderMain) }
 
 type consoleEntry struct {
 	ID        int64          `json:"id"`
@@ -119,25 +108,31 @@ type recorder struct {
 	targets  map[string]proto.TargetSessionID
 	pending  map[string]*event // targetId → open dialog not answered
 	armed    map[string]dialogArm
+	closing  map[string]bool // targetId → being closed: its dialogs are dismissed
 	cursors  map[string]int64
 	loads    map[string]*event        // guid → download event
 	syncs    map[string]chan struct{} // settle marker payload → closed when handled
 	nextSync int64
 	uploads  map[string]uploadArm // targetId → files for its next file chooser
 	nextArm  int64
+
+	guard        *netguard.Policy // nil: no request is refused (guard.go)
+	guardMu      sync.Mutex       // serialises setGuard
+	intercepting bool
 }
 
-func runRecorder(specJSON string) int {
+// recorderMain is `openclaw __browser-recorder`: it reads its spec (JSON)
+// from stdin and records until the browser goes away or it is told to quit.
+func recorderMain(_ []string, stdin io.Reader, _, stderr io.Writer) int {
 	var spec recorderSpec
-	if err := json.Unmarshal([]byte(specJSON), &spec); err != nil {
-		fmt.Fprintln(os.Stderr, "browser recorder:", err)
+	if err := json.NewDecoder(io.LimitReader(stdin, 1<<20)).Decode(&spec); err != nil {
+		fmt.Fprintln(stderr, "browser recorder: spec on stdin:", err)
 		return 2
 	}
-	os.Unsetenv(recorderEnv)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	if err := recordBrowser(ctx, cancel, spec); err != nil {
-		fmt.Fprintln(os.Stderr, "browser recorder:", err)
+		fmt.Fprintln(stderr, "browser recorder:", err)
 		return 1
 	}
 	return 0
@@ -173,7 +168,7 @@ func recordBrowser(ctx context.Context, cancel context.CancelFunc, spec recorder
 	}
 	r := &recorder{spec: spec, b: b, media: media.New(spec.StateDir), changed: make(chan struct{}),
 		reqs: map[string]*requestEntry{}, sessions: map[proto.TargetSessionID]string{}, targets: map[string]proto.TargetSessionID{},
-		pending: map[string]*event{}, armed: map[string]dialogArm{}, cursors: map[string]int64{}, loads: map[string]*event{},
+		pending: map[string]*event{}, armed: map[string]dialogArm{}, closing: map[string]bool{}, cursors: map[string]int64{}, loads: map[string]*event{},
 		uploads: map[string]uploadArm{}}
 	events := b.Event()
 	dl := filepath.Join(spec.Dir, "downloads")
@@ -183,6 +178,10 @@ func recordBrowser(ctx context.Context, cancel context.CancelFunc, spec recorder
 	if err := (proto.BrowserSetDownloadBehavior{Behavior: proto.BrowserSetDownloadBehaviorBehaviorAllowAndName,
 		DownloadPath: dl, EventsEnabled: true}).Call(b); err != nil {
 		return fmt.Errorf("downloads: %w", err)
+	}
+	// The guard first: nothing a tab loads may go out unchecked.
+	if err := r.setGuard(ctx, spec.Guard); err != nil {
+		return fmt.Errorf("request guard: %w", err)
 	}
 	if err := (proto.TargetSetAutoAttach{AutoAttach: true, WaitForDebuggerOnStart: true, Flatten: true}).Call(b); err != nil {
 		return fmt.Errorf("auto-attach: %w", err)
@@ -249,6 +248,11 @@ func (r *recorder) handle(ctx context.Context, m *rod.Message) {
 	target := r.sessions[m.SessionID]
 	r.mu.Unlock()
 	switch m.Method {
+	case "Fetch.requestPaused":
+		var e proto.FetchRequestPaused
+		if m.SessionID == "" && m.Load(&e) {
+			go r.vet(ctx, e)
+		}
 	case "Target.attachedToTarget":
 		var e proto.TargetAttachedToTarget
 		if m.Load(&e) {
@@ -264,6 +268,7 @@ func (r *recorder) handle(ctx context.Context, m *rod.Message) {
 					delete(r.targets, t)
 				}
 				delete(r.pending, t)
+				delete(r.closing, t)
 				r.bump()
 			}
 			r.mu.Unlock()
@@ -513,6 +518,9 @@ func (r *recorder) dialogOpened(ctx context.Context, sess proto.TargetSessionID,
 	if !ok {
 		arm, ok = r.armed[""]
 	}
+	if r.closing[target] { // a user closing a tab dismisses its dialogs
+		arm, ok = dialogArm{}, true
+	}
 	if !ok {
 		data["handled"] = "pending"
 		r.pending[target] = r.addEvent("dialog", target, data)
@@ -573,28 +581,6 @@ func (r *recorder) downloadProgress(ctx context.Context, e proto.BrowserDownload
 		r.bump()
 		r.mu.Unlock()
 	}
-}
-
-// recRequest is one call over the socket.
-type recRequest struct {
-	Op         string   `json:"op"`
-	TargetID   string   `json:"targetId,omitempty"`
-	Seq        int64    `json:"seq,omitempty"`
-	TimeoutMs  int      `json:"timeoutMs,omitempty"`
-	Level      string   `json:"level,omitempty"`
-	SinceLast  bool     `json:"sinceLast,omitempty"`
-	Limit      int      `json:"limit,omitempty"`
-	Filter     string   `json:"filter,omitempty"`
-	Clear      bool     `json:"clear,omitempty"`
-	ID         int64    `json:"id,omitempty"`
-	MaxChars   int      `json:"maxChars,omitempty"`
-	Accept     bool     `json:"accept,omitempty"`
-	PromptText string   `json:"promptText,omitempty"`
-	Width      int      `json:"width,omitempty"`
-	Paths      []string `json:"paths,omitempty"`
-	Height     int      `json:"height,omitempty"`
-	// ExpectDownload: settle also waits for a download to begin.
-	ExpectDownload bool `json:"expectDownload,omitempty"`
 }
 
 func (r *recorder) serve(ctx context.Context, l net.Listener, quit context.CancelFunc) {
@@ -671,6 +657,13 @@ func (r *recorder) answer(ctx context.Context, c net.Conn, req recRequest) any {
 		return r.body(ctx, req)
 	case "dialog":
 		return r.dialog(ctx, req)
+	case "closing":
+		return r.markClosing(ctx, req)
+	case "guard":
+		if err := r.setGuard(ctx, req.Guard); err != nil {
+			return map[string]any{"error": "request guard: " + err.Error(), "code": "FAILED"}
+		}
+		return map[string]any{"ok": true, "guarded": req.Guard != nil && !req.Guard.DangerouslyAllowPrivateNetwork}
 	case "armUpload":
 		return r.armUpload(ctx, req)
 	}

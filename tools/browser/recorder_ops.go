@@ -109,7 +109,7 @@ func (r *recorder) busy(target string, since int64, expectDownload bool) string 
 // summary is what happened on target since the mark. Callers hold mu.
 func (r *recorder) summary(target string, since int64) map[string]any {
 	out := map[string]any{}
-	var dialogs, downloads, tabs, uploads []map[string]any
+	var dialogs, downloads, tabs, uploads, blocked []map[string]any
 	for _, e := range r.events {
 		if e.seq <= since {
 			continue
@@ -125,6 +125,10 @@ func (r *recorder) summary(target string, since int64) map[string]any {
 			}
 		case "download":
 			downloads = append(downloads, copyMap(e.Data))
+		case "blocked":
+			if len(blocked) < 20 {
+				blocked = append(blocked, copyMap(e.Data))
+			}
 		case "upload":
 			if e.TargetID == target {
 				uploads = append(uploads, copyMap(e.Data))
@@ -180,6 +184,9 @@ func (r *recorder) summary(target string, since int64) map[string]any {
 	}
 	if len(uploads) > 0 {
 		out["uploads"] = uploads
+	}
+	if len(blocked) > 0 {
+		out["blockedRequests"] = blocked
 	}
 	return out
 }
@@ -429,4 +436,22 @@ func (r *recorder) syncWith(ctx context.Context, sess proto.TargetSessionID) {
 	case <-ch:
 	case <-ctx.Done():
 	}
+}
+
+// markClosing is the first step of closing a tab: from now on every dialog
+// it opens is dismissed at once, and the one open now is dismissed, so an
+// alert loop cannot keep the tab from closing (as a user closing a tab
+// dismisses its dialogs).
+func (r *recorder) markClosing(ctx context.Context, req recRequest) any {
+	r.mu.Lock()
+	r.closing[req.TargetID] = true
+	d := r.pending[req.TargetID]
+	sess, ok := r.targets[req.TargetID]
+	r.mu.Unlock()
+	if d != nil && ok {
+		dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		_ = proto.PageHandleJavaScriptDialog{Accept: false}.Call(r.on(dctx, sess))
+	}
+	return map[string]any{"ok": true}
 }

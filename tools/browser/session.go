@@ -57,7 +57,12 @@ func openSession(ctx context.Context, env *tools.Env, name string) (*session, er
 		cancel()
 		return nil, notRunning(p)
 	}
-	return &session{p: p, b: b, ws: ws, release: cancel, ctx: cctx}, nil
+	s := &session{p: p, b: b, ws: ws, release: cancel, ctx: cctx}
+	if err := s.enforceGuard(ctx); err != nil {
+		cancel()
+		return nil, err
+	}
+	return s, nil
 }
 
 func notRunning(p *profile) error {
@@ -209,4 +214,19 @@ func timeout(ms, def, lo, hi int) time.Duration {
 		ms = def
 	}
 	return time.Duration(min(max(ms, lo), hi)) * time.Millisecond
+}
+
+// closeTab closes a tab even while a dialog holds it: the recorder
+// dismisses its dialogs first (and every one it opens from then on), and
+// the tab is closed through the browser target, never by attaching to the
+// held page.
+func (s *session) closeTab(ctx context.Context, id proto.TargetTargetID) error {
+	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	var v map[string]any
+	_ = (&recClient{sock: s.p.recSock()}).call(cctx, recRequest{Op: "closing", TargetID: string(id)}, &v)
+	if _, err := (proto.TargetCloseTarget{TargetID: id}).Call(s.b.Context(cctx)); err != nil {
+		return tools.Errorf(tools.CodeFailed, "close tab %s: %v", id, err)
+	}
+	return nil
 }

@@ -67,18 +67,20 @@ func tabAction(ctx context.Context, env *tools.Env, s *session, p params) (any, 
 		if err != nil {
 			return nil, err
 		}
+		if p.Op == "close" {
+			if err := s.closeTab(s.ctx, id); err != nil {
+				return nil, err
+			}
+			return tools.JSONResult(map[string]any{"ok": true, "targetId": string(id)})
+		}
 		pg, err := s.page(string(id))
 		if err != nil {
 			return nil, err
 		}
-		if p.Op == "select" {
-			if _, err := pg.Activate(); err != nil {
-				return nil, tools.Errorf(tools.CodeFailed, "tab select: %v", err)
-			}
-			s.setCurrent(id)
-		} else if err := pg.Close(); err != nil {
-			return nil, tools.Errorf(tools.CodeFailed, "tab close: %v", err)
+		if _, err := pg.Activate(); err != nil {
+			return nil, tools.Errorf(tools.CodeFailed, "tab select: %v", err)
 		}
+		s.setCurrent(id)
 		return tools.JSONResult(map[string]any{"ok": true, "targetId": string(id)})
 	}
 	return nil, tools.Errorf(tools.CodeInvalidParams, "unknown tab op %q (list, new, label, select, close)", p.Op)

@@ -120,3 +120,24 @@ func TestNoSandboxAdvice(t *testing.T) {
 		t.Errorf("error: %v", err)
 	}
 }
+
+// TestCheckRequest: the per-request guard lets through the local schemes
+// that reach no network, checks http(s) and ws(s) hosts, and refuses
+// every other scheme.
+func TestCheckRequest(t *testing.T) {
+	ctx := context.Background()
+	g := ssrfPolicy{AllowedHostnames: []string{"127.0.0.1"}}.guard()
+	for _, u := range []string{"data:text/plain,x", "blob:http://127.0.0.1/abc", "about:blank", "http://127.0.0.1:9/x"} {
+		if err := checkRequest(ctx, g, u); err != nil {
+			t.Errorf("%s refused: %v", u, err)
+		}
+	}
+	for _, u := range []string{"http://localhost:9/", "ws://[::1]:9/", "https://10.0.0.1/", "file:///etc/passwd", "ftp://127.0.0.1/", "http://0x7f.1/"} {
+		if err := checkRequest(ctx, g, u); err == nil || !strings.Contains(err.Error(), "blocked") {
+			t.Errorf("%s: %v", u, err)
+		}
+	}
+	if err := checkRequest(ctx, ssrfPolicy{DangerouslyAllowPrivateNetwork: true}.guard(), "http://localhost/"); err != nil {
+		t.Errorf("allowance ignored: %v", err)
+	}
+}

@@ -103,7 +103,11 @@ func realOr(p string) string {
 // file input is set directly). With none of them it arms the tab's next
 // file chooser (armUpload).
 func upload(ctx context.Context, env *tools.Env, s *session, p params) (any, error) {
-	files, err := checkUpload(env, p.Paths)
+	checked, err := checkUpload(env, p.Paths)
+	if err != nil {
+		return nil, err
+	}
+	files, err := stageUploads(ctx, s.p.Dir, checked)
 	if err != nil {
 		return nil, err
 	}
