@@ -16,6 +16,7 @@ package memory
 import (
 	"context"
 	_ "embed"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -346,7 +347,8 @@ func runGet(ctx context.Context, env *tools.Env, p getParams) (any, error) {
 		return nil, tools.Errorf(tools.CodeDenied,
 			"memory search is disabled (agents.defaults.memorySearch.enabled is false)")
 	}
-	abs, rel, err := resolveNote(workspace(env), p.Path)
+	root := workspace(env)
+	_, rel, err := resolveNote(root, p.Path)
 	if err != nil {
 		return nil, refusal(p.Path, err)
 	}
@@ -357,11 +359,18 @@ func runGet(ctx context.Context, env *tools.Env, p getParams) (any, error) {
 	if p.Lines != nil {
 		count = max(1, *p.Lines)
 	}
-	text, err := readLines(ctx, abs, start, count)
+	// Opened as the index reads notes: no symlink at any level, and not a
+	// file with other hard links (one may be outside the workspace).
+	f, err := openNote(root, rel)
 	if err != nil {
-		if os.IsNotExist(err) {
+		if os.IsNotExist(err) || errors.Is(err, errNotNote) {
 			return nil, refusal(p.Path, errPathRequired)
 		}
+		return nil, refusal(p.Path, err)
+	}
+	defer f.Close()
+	text, err := readLines(ctx, f, start, count)
+	if err != nil {
 		return nil, refusal(p.Path, err)
 	}
 	return tools.JSONResult(getResult{Path: rel, Text: text})
