@@ -1,8 +1,9 @@
 // Package memory is the agent's searchable memory: MEMORY.md and
 // memory/**/*.md of the agent workspace, indexed into a per-agent SQLite
 // FTS5 file under the state dir (<state>/memory/<agent>.sqlite, as the
-// original). Every search first re-reads the notes whose size or mtime
-// changed, so an edited note is found at once. Ranking is hybrid (cosine
+// original). Every search first checks the notes for changes (one stat per
+// note, digested into one signature compared with the index's; see Sync)
+// and re-reads the changed ones, so an edited note is found at once. Ranking is hybrid (cosine
 // over embeddings merged with BM25, §9.3 of the spec) when an embeddings
 // provider is configured or has a key, and BM25 alone otherwise: the
 // absence or failure of embeddings is never an error, and the result says
@@ -72,7 +73,7 @@ func init() {
 	tools.Register(&tools.Action{
 		Tool:    "memory_index",
 		Summary: "Bring the memory index up to date (searches do this by themselves)",
-		Description: "Re-reads the notes whose size or mtime changed and drops deleted ones, " +
+		Description: "Re-reads the notes whose size, mtime, ctime or inode changed and drops deleted ones, " +
 			"and embeds the chunks that have no vector yet when an embeddings provider is " +
 			"configured; --force rebuilds the index from scratch (cached vectors are kept).",
 		Examples: []string{"openclaw memory index", "openclaw memory index --force"},
