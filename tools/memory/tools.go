@@ -3,11 +3,11 @@
 // FTS5 file under the state dir (<state>/memory/<agent>.sqlite, as the
 // original). Every search first checks the notes for changes (one stat per
 // note, digested into one signature compared with the index's; see Sync)
-// and re-reads the changed ones, so an edited note is found at once. Ranking is hybrid (cosine
-// over embeddings merged with BM25, §9.3 of the spec) when an embeddings
-// provider is configured or has a key, and BM25 alone otherwise: the
-// absence or failure of embeddings is never an error, and the result says
-// which mode ran.
+// and re-reads the changed ones, so an edited note is found at once.
+// Ranking is hybrid (cosine over embeddings merged with BM25, §9.3 of the
+// spec) when an embeddings provider is configured or has a key, and BM25
+// alone otherwise: the absence or failure of embeddings is never an error,
+// and the result says which mode ran.
 //
 // The package is imported only through tools/all; the SQLite driver is
 // linked into the binary already (store), and the index is opened only by
