@@ -5,71 +5,16 @@ import (
 	"encoding/hex"
 	"errors"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"unicode"
 )
 
-// listFiles is the stat walk: MEMORY.md (or memory.md) at the workspace root
-// and every *.md under memory/, keyed by slash path relative to the root.
-// Symlinks are skipped (files and directories alike) so nothing outside the
-// workspace is indexed; only regular files count.
-func listFiles(root string) (map[string]os.FileInfo, error) {
-	out := map[string]os.FileInfo{}
-	var seen []os.FileInfo // MEMORY.md and memory.md are one file on case-insensitive disks
-	for _, name := range []string{"MEMORY.md", "memory.md"} {
-		fi, err := os.Lstat(filepath.Join(root, name))
-		if err != nil || !fi.Mode().IsRegular() {
-			continue
-		}
-		dup := false
-		for _, s := range seen {
-			dup = dup || os.SameFile(s, fi)
-		}
-		if !dup {
-			seen = append(seen, fi)
-			out[name] = fi
-		}
-	}
-	dir := filepath.Join(root, "memory")
-	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
-		return out, nil
-	}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if p == dir {
-				return err
-			}
-			return nil // an unreadable subdirectory is skipped, not fatal
-		}
-		if d.Type()&fs.ModeSymlink != 0 || !(d.IsDir() || d.Type().IsRegular()) {
-			return nil // WalkDir does not follow directory links either
-		}
-		if d.IsDir() || !strings.EqualFold(filepath.Ext(p), ".md") {
-			return nil
-		}
-		fi, err := d.Info()
-		if err != nil {
-			return nil
-		}
-		rel, err := filepath.Rel(root, p)
-		if err != nil {
-			return nil
-		}
-		out[filepath.ToSlash(rel)] = fi
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// readNote reads a note up to maxNoteBytes and returns its text and hash.
-func readNote(p string) (string, string, error) {
-	f, err := os.Open(p)
+// readNote reads a note (opened as the scan reaches it, see openNote) up
+// to maxNoteBytes and returns its text and hash.
+func readNote(root, rel string) (string, string, error) {
+	f, err := openNote(root, rel)
 	if err != nil {
 		return "", "", err
 	}

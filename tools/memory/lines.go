@@ -4,19 +4,13 @@ import (
 	"bufio"
 	"context"
 	"io"
-	"os"
 	"strings"
 )
 
 // readLines returns count lines from start (1-based) joined by "\n";
 // count < 0 means to the end. It streams the file and stops after the last
 // wanted line, and never returns more than maxNoteBytes.
-func readLines(ctx context.Context, p string, start, count int) (string, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
+func readLines(ctx context.Context, f io.Reader, start, count int) (string, error) {
 	br := bufio.NewReader(io.LimitReader(f, maxNoteBytes))
 	var out []string
 	for no := 1; count < 0 || len(out) < count; no++ {

@@ -135,9 +135,13 @@ func (ix *Index) keywordHits(ctx context.Context, query string, limit int) (map[
 		for i, w := range words {
 			q[i] = ftsQuote(w)
 		}
-		if err := ix.collect(ctx, `SELECT c.id, c.path, c.start_line, c.end_line, c.text, bm25(chunks_fts)
-			FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid
-			WHERE chunks_fts MATCH ? ORDER BY bm25(chunks_fts) LIMIT ?`,
+		// Rank inside the FTS table and join only the top rows: a common
+		// word matches most chunks, and joining each before the sort read
+		// every matching chunk's text.
+		if err := ix.collect(ctx, `SELECT c.id, c.path, c.start_line, c.end_line, c.text, m.r
+			FROM (SELECT rowid AS id, bm25(chunks_fts) AS r FROM chunks_fts
+			      WHERE chunks_fts MATCH ? ORDER BY r LIMIT ?) AS m
+			JOIN chunks c ON c.id = m.id ORDER BY m.r`,
 			strings.Join(q, " OR "), limit, add); err != nil {
 			return nil, err
 		}
@@ -154,9 +158,10 @@ func (ix *Index) keywordHits(ctx context.Context, query string, limit int) (map[
 		}
 	}
 	if len(grams) > 0 {
-		if err := ix.collect(ctx, `SELECT c.id, c.path, c.start_line, c.end_line, c.text, bm25(chunks_cjk)
-			FROM chunks_cjk JOIN chunks c ON c.id = chunks_cjk.rowid
-			WHERE chunks_cjk MATCH ? ORDER BY bm25(chunks_cjk) LIMIT ?`,
+		if err := ix.collect(ctx, `SELECT c.id, c.path, c.start_line, c.end_line, c.text, m.r
+			FROM (SELECT rowid AS id, bm25(chunks_cjk) AS r FROM chunks_cjk
+			      WHERE chunks_cjk MATCH ? ORDER BY r LIMIT ?) AS m
+			JOIN chunks c ON c.id = m.id ORDER BY m.r`,
 			strings.Join(grams, " OR "), limit, add); err != nil {
 			return nil, err
 		}

@@ -1,12 +1,13 @@
 // Package memory is the agent's searchable memory: MEMORY.md and
 // memory/**/*.md of the agent workspace, indexed into a per-agent SQLite
 // FTS5 file under the state dir (<state>/memory/<agent>.sqlite, as the
-// original). Every search first re-reads the notes whose size or mtime
-// changed, so an edited note is found at once. Ranking is hybrid (cosine
-// over embeddings merged with BM25, §9.3 of the spec) when an embeddings
-// provider is configured or has a key, and BM25 alone otherwise: the
-// absence or failure of embeddings is never an error, and the result says
-// which mode ran.
+// original). Every search first checks the notes for changes (one stat per
+// note, digested into one signature compared with the index's; see Sync)
+// and re-reads the changed ones, so an edited note is found at once.
+// Ranking is hybrid (cosine over embeddings merged with BM25, §9.3 of the
+// spec) when an embeddings provider is configured or has a key, and BM25
+// alone otherwise: the absence or failure of embeddings is never an error,
+// and the result says which mode ran.
 //
 // The package is imported only through tools/all; the SQLite driver is
 // linked into the binary already (store), and the index is opened only by
@@ -16,6 +17,7 @@ package memory
 import (
 	"context"
 	_ "embed"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -71,7 +73,7 @@ func init() {
 	tools.Register(&tools.Action{
 		Tool:    "memory_index",
 		Summary: "Bring the memory index up to date (searches do this by themselves)",
-		Description: "Re-reads the notes whose size or mtime changed and drops deleted ones, " +
+		Description: "Re-reads the notes whose size, mtime, ctime or inode changed and drops deleted ones, " +
 			"and embeds the chunks that have no vector yet when an embeddings provider is " +
 			"configured; --force rebuilds the index from scratch (cached vectors are kept).",
 		Examples: []string{"openclaw memory index", "openclaw memory index --force"},
@@ -346,7 +348,8 @@ func runGet(ctx context.Context, env *tools.Env, p getParams) (any, error) {
 		return nil, tools.Errorf(tools.CodeDenied,
 			"memory search is disabled (agents.defaults.memorySearch.enabled is false)")
 	}
-	abs, rel, err := resolveNote(workspace(env), p.Path)
+	root := workspace(env)
+	_, rel, err := resolveNote(root, p.Path)
 	if err != nil {
 		return nil, refusal(p.Path, err)
 	}
@@ -357,11 +360,18 @@ func runGet(ctx context.Context, env *tools.Env, p getParams) (any, error) {
 	if p.Lines != nil {
 		count = max(1, *p.Lines)
 	}
-	text, err := readLines(ctx, abs, start, count)
+	// Opened as the index reads notes: no symlink at any level, and not a
+	// file with other hard links (one may be outside the workspace).
+	f, err := openNote(root, rel)
 	if err != nil {
-		if os.IsNotExist(err) {
+		if os.IsNotExist(err) || errors.Is(err, errNotNote) {
 			return nil, refusal(p.Path, errPathRequired)
 		}
+		return nil, refusal(p.Path, err)
+	}
+	defer f.Close()
+	text, err := readLines(ctx, f, start, count)
+	if err != nil {
 		return nil, refusal(p.Path, err)
 	}
 	return tools.JSONResult(getResult{Path: rel, Text: text})
