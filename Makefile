@@ -5,7 +5,7 @@ VERSION ?= 2026.9.6-go+$(shell git rev-parse --short HEAD 2>/dev/null || echo de
 PREFIX  ?= $(HOME)/.local
 LDFLAGS := -s -w -X github.com/openclaw-go/openclaw/commands.Version=$(VERSION)
 
-.PHONY: build install run test bench docs lint fuzz interop clean
+.PHONY: build install run test race bench docs lint fuzz interop mutate clean
 
 # The linker's output file starts ~1 ms slower on every run than a plain copy
 # of it while it sits in the page cache, so a copy is renamed into place
@@ -25,6 +25,9 @@ run: build ## build, then run the gateway on its defaults (ws://127.0.0.1:18789,
 test: ## the whole suite (what CI runs)
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
+
+race: ## the whole suite under the race detector
+	$(GO) test -race -count=1 ./...
 
 bench: build ## Go benchmarks, whole-process CLI timings, gateway load (start-to-ready, RSS, health req/s)
 	$(GO) test -run '^$$' -bench . -benchmem ./...
@@ -51,8 +54,13 @@ fuzz: ## run each fuzz target for a short while
 # two load tests that take ~10 s each (TestConcurrentHealth,
 # TestReloadRaceWithPatchConverges) skipped per mutant — they guard load,
 # not logic. Efficacy = killed / (killed + lived), over covered mutants.
-MUTATE_PKGS   ?= ./gateway ./tools ./policy ./config
-# (./tools covers its subpackages, tools/fs included; gremlins takes directories, not ./...)
+# No --test-cpu: gremlins v0.6.0 passes it to go test as the single argument
+# "-cpu N", which every test binary rejects (exit 1, so every mutant counted
+# "killed"); the tests use GOMAXPROCS as it is. -count=1 (in GOFLAGS, which
+# reaches both gremlins' coverage run and each mutant's run): a cached
+# baseline would time the tests at ~0 s, and every mutant would time out.
+MUTATE_PKGS   ?= ./gateway ./policy ./config ./netguard ./store/media ./tools/exec
+# (gremlins takes directories, not ./...; a directory covers its subpackages)
 MUTATE_BUDGET ?= 30m
 MUTATE_SKIP   ?= ^(TestConcurrentHealth|TestReloadRaceWithPatchConverges)$$
 GREMLINS      := github.com/go-gremlins/gremlins/cmd/gremlins@v0.6.0
@@ -60,11 +68,13 @@ GREMLINS      := github.com/go-gremlins/gremlins/cmd/gremlins@v0.6.0
 mutate: ## mutation score per package with gremlins (slow: MUTATE_PKGS, MUTATE_BUDGET each; not in CI)
 	@mkdir -p bin/mutate
 	@for p in $(MUTATE_PKGS); do \
-	  out=bin/mutate/$$(echo $$p | tr -c 'a-z0-9\n' '_').json; \
-	  echo "== $$p (budget $(MUTATE_BUDGET), report $$out)"; \
-	  GOFLAGS='-skip=$(MUTATE_SKIP)' timeout $(MUTATE_BUDGET) $(GO) run $(GREMLINS) unleash \
-	    --workers 1 --test-cpu 2 --timeout-coefficient 4 --output $$out $$p \
-	    || echo "   $$p: stopped at the budget (partial) or failed"; \
+	  out=bin/mutate/$$(echo $$p | tr -c 'a-z0-9\n' '_'); \
+	  echo "== $$p (budget $(MUTATE_BUDGET), report $$out.json, log $$out.log)"; \
+	  GOFLAGS='-count=1 -skip=$(MUTATE_SKIP)' timeout $(MUTATE_BUDGET) $(GO) run $(GREMLINS) unleash \
+	    --workers 1 --timeout-coefficient 4 --output $$out.json $$p 2>&1 | tee $$out.log; \
+	  grep -q 'Test efficacy' $$out.log || echo "   $$p: stopped at the budget or failed; so far" \
+	    "killed $$(grep -c 'KILLED' $$out.log), lived $$(grep -c 'LIVED' $$out.log)," \
+	    "timed out $$(grep -c 'TIMED OUT' $$out.log), not covered $$(grep -c 'NOT COVERED' $$out.log)"; \
 	done
 
 clean:

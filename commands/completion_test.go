@@ -3,11 +3,14 @@ package commands
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	goruntime "runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -29,10 +32,35 @@ func commandPaths(cmds []*cli.Command, prefix []string) [][]string {
 
 // bashComplete runs the real bash completion function over each line (the
 // last word is the one being completed) with the real binary, and returns
-// COMPREPLY per line. The run is killed (and the test fails) if a line
-// blocks, as `serve` would if completion started it.
+// COMPREPLY per line. The lines are shared out over a few bash processes
+// run at once (one binary run per line is the cost, and much of a run is
+// waiting on exec). A run is killed (and the test fails) if a line blocks,
+// as `serve` would if completion started it.
 func bashComplete(t *testing.T, dir string, env []string, lines [][]string) [][]string {
 	t.Helper()
+	shards := min(max(2*goruntime.NumCPU(), 2), 8, len(lines))
+	out := make([][]string, len(lines))
+	errs := make([]error, shards)
+	var wg sync.WaitGroup
+	for i := range shards {
+		lo, hi := i*len(lines)/shards, (i+1)*len(lines)/shards
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = bashCompleteShard(dir, env, lines[lo:hi], out[lo:hi])
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+// bashCompleteShard is one bash process completing lines into out.
+func bashCompleteShard(dir string, env []string, lines [][]string, out [][]string) error {
 	var script strings.Builder
 	script.WriteString("source <(openclaw completion bash) || exit 9\n")
 	script.WriteString(`c() { COMP_WORDS=("$@"); COMP_CWORD=$(($#-1)); COMPREPLY=(); _openclaw_complete; echo "###"; printf '%s\n' "${COMPREPLY[@]}"; }` + "\n")
@@ -53,17 +81,27 @@ func bashComplete(t *testing.T, dir string, env []string, lines [][]string) [][]
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("bash completion run: %v (a completion blocked or failed?)\nstderr: %s", err, stderr.String())
+		return fmt.Errorf("bash completion run: %v (a completion blocked or failed?)\nstderr: %s", err, stderr.String())
 	}
 	parts := strings.Split(stdout.String(), "###\n")[1:]
 	if len(parts) != len(lines) {
-		t.Fatalf("got %d answers for %d lines:\n%s", len(parts), len(lines), stdout.String())
+		return fmt.Errorf("got %d answers for %d lines:\n%s", len(parts), len(lines), stdout.String())
 	}
-	out := make([][]string, len(parts))
 	for i, p := range parts {
 		out[i] = strings.Fields(p)
 	}
-	return out
+	return nil
+}
+
+// quickRaceExit is the GORACE setting for the many short runs of the test
+// binary a completion test makes. Under -race every process sleeps 1 s at
+// exit (atexit_sleep_ms, default 1000) to let other goroutines report, so
+// one run per completed line took the test past 2 minutes; with 0 a run
+// takes ~25 ms. The sleep only gives goroutines still running at exit time
+// to report, and the completion function discards the runs' stderr anyway.
+// GORACE options already set are kept; without -race GORACE is ignored.
+func quickRaceExit() string {
+	return "GORACE=" + strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0")
 }
 
 // Completion never runs a command, whatever the words on the line: every
@@ -83,7 +121,7 @@ func TestCompletionNeverRunsACommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := append(os.Environ(), "HOME="+home, "OPENCLAW_STATE_DIR="+filepath.Join(home, ".openclaw"),
-		"OPENCLAW_GATEWAY_PORT="+strconv.Itoa(port), "NO_COLOR=1")
+		"OPENCLAW_GATEWAY_PORT="+strconv.Itoa(port), "NO_COLOR=1", quickRaceExit())
 
 	app := newRuntime(nil, &bytes.Buffer{}, &bytes.Buffer{}).newApp()
 	var lines [][]string

@@ -32,6 +32,7 @@ func commitFile(ctx context.Context, t *target, data []byte, prev os.FileInfo, c
 	if prev != nil {
 		perm = prev.Mode() & (os.ModePerm | os.ModeSetuid | os.ModeSetgid | os.ModeSticky)
 	}
+	removeStaleTemps(dir, time.Now())
 	f, tmp, err := createTemp(dir, base, perm)
 	if err != nil {
 		return writeError(t, err)
@@ -124,10 +125,9 @@ func writeInPlace(path string, data []byte, oldSize int64) error {
 type beforeCommitKey struct{}
 
 // createTemp makes a new file next to the target, named after it so a
-// leftover from a killed process is recognisable, and first removes such
-// leftovers of earlier writes in dir (removeStaleTemps).
+// leftover from a killed process is recognisable (and removed by a later
+// write's removeStaleTemps, which callers run first).
 func createTemp(dir, base string, perm os.FileMode) (*os.File, string, error) {
-	removeStaleTemps(dir, time.Now())
 	if len(base) > 200 {
 		base = base[:200]
 	}

@@ -80,6 +80,9 @@ func helper(t testing.TB, mode, ws string, env ...string) *exec.Cmd {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(exe)
-	cmd.Env = append(os.Environ(), append([]string{"FS_HELPER=" + mode, "FS_HELPER_WS=" + ws}, env...)...)
+	// Under -race each process sleeps 1 s at exit (atexit_sleep_ms) so late
+	// goroutines can report; the kill loops start dozens of helpers.
+	quick := "GORACE=" + strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0")
+	cmd.Env = append(os.Environ(), append([]string{"FS_HELPER=" + mode, "FS_HELPER_WS=" + ws, quick}, env...)...)
 	return cmd
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/openclaw-go/openclaw/tools"
 )
@@ -80,16 +81,48 @@ func Unchanged(t *Target, prev os.FileInfo, data []byte) func() error {
 // stages every file first, so a full disk or a quota fails before any
 // target changes; only the renames are left, and they do not allocate.
 type Staged struct {
-	t   *target
-	tmp string
+	t     *target
+	tmp   string
+	batch *Stager // nil: Commit fsyncs the directory itself
 }
 
 // Stage writes data next to t (parent directories created) with prev's
-// mode and owner (0644 for a new file).
+// mode and owner (0644 for a new file). For more than one file, use a
+// Stager.
 func Stage(t *Target, data []byte, prev os.FileInfo) (*Staged, error) {
+	s, err := new(Stager).Stage(t, data, prev)
+	if s != nil {
+		s.batch = nil
+	}
+	return s, err
+}
+
+// Stager stages the files of one multi-file change (apply_patch). It
+// removes each directory's stale temp files once per change, not once per
+// file: that sweep reads the directory and lstats every temp file in it,
+// the ones this change staged before included, so sweeping per file made a
+// patch adding n files to one directory cost n² (5,000 files: 42 s).
+// Likewise the directories its commits rename into are fsynced once, by
+// SyncDirs, not after every rename. The zero value is ready to use.
+type Stager struct {
+	swept   map[string]bool
+	renamed map[string]bool
+}
+
+// Stage is the package-level Stage, sweeping t's directory only the first
+// time this Stager sees it; the Staged's Commit leaves the directory's
+// fsync to SyncDirs.
+func (s *Stager) Stage(t *Target, data []byte, prev os.FileInfo) (*Staged, error) {
 	dir, base := filepath.Split(t.real)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, writeError(t, err)
+	}
+	if !s.swept[dir] {
+		if s.swept == nil {
+			s.swept = map[string]bool{}
+		}
+		s.swept[dir] = true
+		removeStaleTemps(dir, time.Now())
 	}
 	perm := os.FileMode(0o644)
 	if prev != nil {
@@ -120,7 +153,17 @@ func Stage(t *Target, data []byte, prev os.FileInfo) (*Staged, error) {
 		os.Remove(tmp)
 		return nil, writeError(t, err)
 	}
-	return &Staged{t: t, tmp: tmp}, nil
+	return &Staged{t: t, tmp: tmp, batch: s}, nil
+}
+
+// SyncDirs fsyncs, once each, the directories the Stager's commits renamed
+// into, which makes those renames durable. Call it when the change is done
+// (rolled back included).
+func (s *Stager) SyncDirs() {
+	for dir := range s.renamed {
+		syncDir(dir)
+	}
+	s.renamed = nil
 }
 
 // Commit renames the staged file over its target, after check (when set)
@@ -138,7 +181,15 @@ func (s *Staged) Commit(ctx context.Context, check func() error) error {
 		return writeError(s.t, err)
 	}
 	s.tmp = ""
-	syncDir(filepath.Dir(s.t.real))
+	dir := filepath.Dir(s.t.real)
+	if s.batch == nil {
+		syncDir(dir)
+		return nil
+	}
+	if s.batch.renamed == nil {
+		s.batch.renamed = map[string]bool{}
+	}
+	s.batch.renamed[dir] = true
 	return nil
 }
 

@@ -35,10 +35,20 @@ type plan struct {
 	files map[string]*file
 	order []*file
 	sum   Summary
+	// listed is what sum's lists hold already, so adding to them stays
+	// linear in the files a patch names.
+	listed map[listed]bool
+	stager fs.Stager
+}
+
+// listed is one entry of one of the summary's lists.
+type listed struct {
+	list *[]string
+	name string
 }
 
 func apply(ctx context.Context, env *tools.Env, hunks []Hunk) (*Summary, error) {
-	p := &plan{env: env, root: fs.WorkspaceRoot(env), files: map[string]*file{},
+	p := &plan{env: env, root: fs.WorkspaceRoot(env), files: map[string]*file{}, listed: map[listed]bool{},
 		sum:  Summary{Added: []string{}, Modified: []string{}, Deleted: []string{}},
 		only: env.Config.Bool("tools.exec.applyPatch.workspaceOnly", true)}
 	// Resolve every path first, so the files can be locked in one order
@@ -73,13 +83,13 @@ func apply(ctx context.Context, env *tools.Env, hunks []Hunk) (*Summary, error) 
 		switch o.h.Kind {
 		case KindAdd:
 			o.src.exists, o.src.content = true, []byte(o.h.Contents)
-			add(&p.sum.Added, o.src.shown)
+			p.add(&p.sum.Added, o.src.shown)
 		case KindDelete:
 			if !o.src.exists {
 				return nil, tools.Errorf(tools.CodeFailed, "Failed to delete file %s: no such file or directory", o.src.shown)
 			}
 			o.src.exists, o.src.content = false, nil
-			add(&p.sum.Deleted, o.src.shown)
+			p.add(&p.sum.Deleted, o.src.shown)
 		case KindUpdate:
 			if !o.src.exists || o.src.link {
 				return nil, tools.Errorf(tools.CodeFailed, "Failed to read file to update %s: no such file or directory", o.src.shown)
@@ -94,10 +104,10 @@ func apply(ctx context.Context, env *tools.Env, hunks []Hunk) (*Summary, error) 
 				}
 				o.dst.exists, o.dst.content = true, updated
 				o.src.exists, o.src.content = false, nil
-				add(&p.sum.Modified, o.dst.shown)
+				p.add(&p.sum.Modified, o.dst.shown)
 			} else {
 				o.src.content = updated
-				add(&p.sum.Modified, o.src.shown)
+				p.add(&p.sum.Modified, o.src.shown)
 			}
 		}
 	}
@@ -110,13 +120,14 @@ func apply(ctx context.Context, env *tools.Env, hunks []Hunk) (*Summary, error) 
 	return &p.sum, nil
 }
 
-func add(list *[]string, p string) {
-	for _, x := range *list {
-		if x == p {
-			return
-		}
+// add appends name to one of the summary's lists unless it is there.
+func (p *plan) add(list *[]string, name string) {
+	k := listed{list, name}
+	if p.listed[k] {
+		return
 	}
-	*list = append(*list, p)
+	p.listed[k] = true
+	*list = append(*list, name)
 }
 
 // updateContent applies chunks to a file's bytes keeping its BOM and its
@@ -263,6 +274,7 @@ type change struct {
 // failure during them (rare: renames in one directory do not allocate)
 // undoes the renames already done.
 func (p *plan) commit(ctx context.Context) error {
+	defer p.stager.SyncDirs()
 	var changes []*change
 	abort := func() {
 		for _, c := range changes {
@@ -276,7 +288,7 @@ func (p *plan) commit(ctx context.Context) error {
 			if f.existed && !f.link {
 				prev = f.info
 			}
-			s, err := fs.Stage(f.t, f.content, prev)
+			s, err := p.stager.Stage(f.t, f.content, prev)
 			if err != nil {
 				abort()
 				return err
@@ -293,7 +305,7 @@ func (p *plan) commit(ctx context.Context) error {
 	for i, c := range changes {
 		if err := c.run(ctx); err != nil {
 			abort()
-			rollback(changes[:i])
+			rollback(&p.stager, changes[:i])
 			return err
 		}
 	}
@@ -334,7 +346,7 @@ func (c *change) run(ctx context.Context) error {
 }
 
 // rollback undoes committed steps, newest first, best effort.
-func rollback(done []*change) {
+func rollback(st *fs.Stager, done []*change) {
 	for i := len(done) - 1; i >= 0; i-- {
 		c := done[i]
 		f := c.f
@@ -342,7 +354,7 @@ func rollback(done []*change) {
 		case c.backup != "":
 			_ = os.Rename(c.backup, f.key)
 		case f.existed && !f.link:
-			if s, err := fs.Stage(f.t, f.orig, f.info); err == nil {
+			if s, err := st.Stage(f.t, f.orig, f.info); err == nil {
 				if s.Commit(context.Background(), nil) != nil {
 					s.Abort()
 				}
