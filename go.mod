@@ -47,21 +47,3 @@ require (
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
 )
-
-replace codeberg.org/readeck/go-readability/v2 => ./third_party/codeberg.org/readeck/go-readability/v2
-
-replace github.com/ledongthuc/pdf => ./third_party/github.com/ledongthuc/pdf
-
-replace golang.org/x/net => ./third_party/golang.org/x/net
-
-replace github.com/go-rod/rod => ./third_party/github.com/go-rod/rod
-
-replace github.com/ysmood/got => ./third_party/github.com/ysmood/got
-
-replace github.com/go-shiori/dom => ./third_party/github.com/go-shiori/dom
-
-replace github.com/dustin/go-humanize => ./third_party/github.com/dustin/go-humanize
-
-replace github.com/gogs/chardet => ./third_party/github.com/gogs/chardet
-
-replace modernc.org/mathutil => ./third_party/modernc.org/mathutil
