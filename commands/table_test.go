@@ -94,3 +94,63 @@ func TestTableFitsTerminalWidth(t *testing.T) {
 		t.Errorf("a short line is changed: %q", lines[1])
 	}
 }
+
+// Columns line up by display width with emoji ZWJ sequences (👨‍👩‍👧, one
+// glyph of two columns, five code points), variation selectors (☀️ with
+// VS16 is the two-column emoji form), flags, CJK and combining marks. The
+// widths are written out here, not computed: a rune-by-rune count gives
+// 👨‍👩‍👧 six columns and ☀️ one.
+func TestTableAlignsGraphemeClusters(t *testing.T) {
+	cells := []struct {
+		s     string
+		width int
+	}{
+		{"👨\u200d👩\u200d👧", 2},
+		{"☀\ufe0f", 2},
+		{"☀\ufe0f sun", 6},
+		{"🇯🇵", 2},
+		{"家族 👨\u200d👩\u200d👧", 7},
+		{"e\u0301", 1},
+		{"plain", 5},
+	}
+	var rows [][]string
+	widest := len("glyph")
+	for _, c := range cells {
+		rows = append(rows, []string{c.s, "end"})
+		widest = max(widest, c.width)
+	}
+	var buf bytes.Buffer
+	if err := writeTable(&buf, Palette{}, []string{"glyph", "next"}, rows); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	if len(lines) != len(cells)+1 {
+		t.Fatalf("want header + %d rows, got:\n%s", len(cells), buf.String())
+	}
+	if want := "glyph" + strings.Repeat(" ", widest-len("glyph")+2) + "next"; lines[0] != want {
+		t.Errorf("header %q, want %q", lines[0], want)
+	}
+	for i, c := range cells {
+		want := c.s + strings.Repeat(" ", widest-c.width+2) + "end"
+		if lines[i+1] != want {
+			t.Errorf("row %q (%d columns):\n got %q\nwant %q", c.s, c.width, lines[i+1], want)
+		}
+	}
+}
+
+// Cutting to the terminal's width keeps whole grapheme clusters: a ZWJ
+// sequence is not split into its parts.
+func TestTableCutKeepsClusters(t *testing.T) {
+	fam := "👨\u200d👩\u200d👧"
+	var buf bytes.Buffer
+	// "a" + 2 spaces + 👨‍👩‍👧 ×4 = 11 columns; on a 10-column terminal the
+	// line keeps 8 columns (one column for "…", one left free): a, 2
+	// spaces, two families (the third would need columns 8-9).
+	if err := writeTable(&buf, Palette{Width: 10}, []string{"a", "b"}, [][]string{{"a", strings.Repeat(fam, 4)}}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	if want := "a  " + fam + fam + "…"; lines[1] != want {
+		t.Errorf("cut line %q, want %q", lines[1], want)
+	}
+}

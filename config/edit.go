@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/openclaw-go/openclaw/atomicfile"
 )
 
 // ErrStaleHash means the file changed since the caller read the hash it
@@ -142,16 +144,17 @@ func Edit(ctx context.Context, path string, opts EditOptions, fn func(*Draft) er
 	if err != nil {
 		return nil, &InvalidError{Path: path, Err: err}
 	}
-	tmp, err := writeTemp(dir, "."+filepath.Base(path)+".validate-*", data)
+	// The new file is validated where it will be renamed from: a temp file
+	// beside the config, so $include and ${VAR} resolve as at the next load.
+	f, err := atomicfile.Create(path, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("config write: %w", err)
 	}
-	keep := false
-	defer func() {
-		if !keep {
-			_ = os.Remove(tmp)
-		}
-	}()
+	defer f.Abort()
+	if _, err := f.Write(data); err != nil {
+		return nil, fmt.Errorf("config write: %w", err)
+	}
+	tmp := f.TempName()
 	cfg, err := LoadContext(ctx, tmp, opts.Getenv)
 	if err != nil {
 		return nil, &InvalidError{Path: path, Err: errors.New(strings.ReplaceAll(err.Error(), tmp, path))}
@@ -174,15 +177,13 @@ func Edit(ctx context.Context, path string, opts EditOptions, fn func(*Draft) er
 		return nil, fmt.Errorf("config write: %w", err)
 	}
 	if d.Exists {
-		if err := atomicWrite(path+".bak", d.Raw); err != nil {
+		if err := atomicfile.WriteFile(path+".bak", d.Raw, 0o600); err != nil {
 			return nil, fmt.Errorf("write config backup: %w", err)
 		}
 	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := f.Commit(); err != nil {
 		return nil, fmt.Errorf("config write: %w", err)
 	}
-	keep = true
-	syncDir(dir)
 	cfg.Exists, cfg.Raw, cfg.Hash = true, data, HashRaw(data)
 	res.Hash = cfg.Hash
 	return res, nil
@@ -222,40 +223,6 @@ func readDraft(ctx context.Context, path string, getenv func(string) string) (*D
 	}
 	d.Current, d.LoadErr = LoadContext(ctx, path, getenv)
 	return d, nil
-}
-
-// writeTemp writes data to a new temp file (mode 0600, fsynced) in dir.
-func writeTemp(dir, pattern string, data []byte) (name string, err error) {
-	f, err := os.CreateTemp(dir, pattern)
-	if err != nil {
-		return "", err
-	}
-	name = f.Name()
-	defer func() {
-		if err != nil {
-			_ = os.Remove(name)
-		}
-	}()
-	if err = f.Chmod(0o600); err != nil {
-		f.Close()
-		return "", err
-	}
-	if _, err = f.Write(data); err != nil {
-		f.Close()
-		return "", err
-	}
-	if err = f.Sync(); err != nil {
-		f.Close()
-		return "", err
-	}
-	return name, f.Close()
-}
-
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		_ = d.Close()
-	}
 }
 
 // cloneDoc deep-copies a decoded JSON document.

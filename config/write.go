@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/openclaw-go/openclaw/atomicfile"
 )
 
 // Marshal renders doc the way OpenClaw writes its config: plain JSON,
@@ -58,7 +60,7 @@ func Write(path string, doc map[string]any) (string, error) {
 	old, err := os.ReadFile(path)
 	switch {
 	case err == nil:
-		if err := atomicWrite(path+".bak", old); err != nil {
+		if err := atomicfile.WriteFile(path+".bak", old, 0o600); err != nil {
 			return "", fmt.Errorf("write config backup: %w", err)
 		}
 	case errors.Is(err, fs.ErrNotExist):
@@ -66,24 +68,9 @@ func Write(path string, doc map[string]any) (string, error) {
 	default:
 		return "", fmt.Errorf("write config: read previous: %w", err)
 	}
-	if err := atomicWrite(path, data); err != nil {
+	// a rename over path replaces a symlink rather than its target
+	if err := atomicfile.WriteFile(path, data, 0o600); err != nil {
 		return "", fmt.Errorf("write config: %w", err)
 	}
 	return HashRaw(data), nil
-}
-
-// atomicWrite writes data to a temp file beside path and renames it over
-// path (replacing a symlink rather than its target).
-func atomicWrite(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	tmp, err := writeTemp(dir, "."+filepath.Base(path)+".tmp-*", data)
-	if err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		_ = os.Remove(tmp)
-		return err
-	}
-	syncDir(dir)
-	return nil
 }

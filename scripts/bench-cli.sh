@@ -30,7 +30,9 @@ cb -label "openclaw tools list --json" -- "$bin" tools list --json
 cb -tty -label "openclaw tools list (on a terminal)" -- "$bin" tools list
 cb -label "openclaw read <1 KiB file>" -- "$bin" read "$work/small.txt"
 printf '{"tools":{"profile":"coding"},"gateway":{"port":18789}}\n' > "$work/state/openclaw.json"
+cb -label "openclaw tools list --json (config file)" -- "$bin" tools list --json
 cb -label "openclaw read <1 KiB file> (config file)" -- "$bin" read "$work/small.txt"
+cb -label "openclaw read <1 KiB file> --json (config file)" -- "$bin" read "$work/small.txt" --json
 rm "$work/state/openclaw.json"
 cb -label "openclaw --help" -- "$bin" --help
 
