@@ -112,11 +112,13 @@ func (r *registry) Stop(ctx context.Context) error {
 	return nil
 }
 
-// add registers a new session under a fresh slug id.
+// add registers a new session under a fresh slug id and records it on
+// disk before returning, so a gateway killed right after answering still
+// leaves its successor the token to end what the command started.
 func (r *registry) add(s *session) error {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	if r.closed {
+		r.mu.Unlock()
 		return tools.Errorf(tools.CodeUnreachable, "gateway is shutting down: no new commands")
 	}
 	for {
@@ -127,7 +129,8 @@ func (r *registry) add(s *session) error {
 		}
 	}
 	r.sessions[s.id] = s
-	go r.persist() // r.mu is held here
+	r.mu.Unlock()
+	r.persist()
 	return nil
 }
 
