@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tidwall/gjson"
 	"github.com/urfave/cli/v2"
 
 	"github.com/openclaw-go/openclaw/tools"
@@ -110,6 +111,9 @@ func (r *runtime) methodCommand(a *tools.Action, name string, x methodExtra) *cl
 			if err != nil {
 				return err
 			}
+			if err := notFoundAnswer(a, params, res); err != nil {
+				return err
+			}
 			return r.emit(c, a.Render, res)
 		},
 	}
@@ -147,4 +151,26 @@ func lowerFirst(s string) string {
 		return s
 	}
 	return strings.ToLower(s[:1]) + s[1:]
+}
+
+// notFoundAnswer turns an answer that reports its subject missing in the
+// payload ({found:false, reason}, as tasks.cancel answers an unknown id, the
+// original's shape) into the command's NOT_FOUND error, as the original
+// CLI's `tasks cancel` exits 1 on it.
+func notFoundAnswer(a *tools.Action, params map[string]any, res json.RawMessage) error {
+	found := gjson.GetBytes(res, "found")
+	if found.Type != gjson.False {
+		return nil
+	}
+	reason := strings.TrimSuffix(gjson.GetBytes(res, "reason").String(), ".")
+	if reason == "" {
+		reason = "not found"
+	}
+	msg := lowerFirst(reason)
+	if len(a.Args) > 0 {
+		if v, ok := params[a.Args[0]].(string); ok && v != "" {
+			msg += ": " + v
+		}
+	}
+	return tools.Errorf(tools.CodeNotFound, "%s", msg)
 }

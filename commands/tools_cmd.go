@@ -76,13 +76,11 @@ func (r *runtime) toolsCommand() *cli.Command {
 						prov, model, _ := strings.Cut(p, "/")
 						env.Subject.Provider, env.Subject.Model = prov, model
 					}
-					res := tools.Effective(env)
+					res := tools.EffectiveRegistered(env) // registered tools only; Note names the rest once
 					out := map[string]any{
 						"agentId": env.AgentID(), "provider": env.Subject.Provider, "model": env.Subject.Model,
 						"allowed": nonNil(res.Allowed), "removed": res.Removed, "warnings": nonNil(res.Warnings),
-					}
-					if res.Removed == nil {
-						out["removed"] = []policy.Removal{}
+						"note": res.Note,
 					}
 					return r.emit(c, r.renderEffective, mustJSON(out))
 				},
@@ -152,6 +150,11 @@ func (r *runtime) renderEffective(w io.Writer, res gjson.Result) error {
 	}
 	for _, wmsg := range res.Get("warnings").Array() {
 		if _, err := w.Write([]byte(p.Yellow("warning:") + " " + wmsg.String() + "\n")); err != nil {
+			return err
+		}
+	}
+	if note := res.Get("note").String(); note != "" {
+		if _, err := w.Write([]byte("note: " + note + "\n")); err != nil {
 			return err
 		}
 	}

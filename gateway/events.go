@@ -131,10 +131,11 @@ func (s *Server) broadcastPresence() {
 func (s *Server) presence() []protocol.PresenceEntry {
 	host, _ := os.Hostname()
 	now := nowMs()
+	ip := s.selfIP()
 	self := protocol.PresenceEntry{
-		Host: host, Version: s.opts.Version, Platform: runtime.GOOS, Mode: "gateway", Reason: "self",
-		InstanceID: s.bootID, TS: now, OnlineSince: s.started.UnixMilli(),
-		Text: fmt.Sprintf("Gateway: %s · app %s · mode gateway · reason self", host, s.opts.Version),
+		Host: host, IP: ip, Version: s.opts.Version, Platform: runtime.GOOS, DeviceFamily: deviceFamily(),
+		Mode: "gateway", Reason: "self", InstanceID: s.bootID, TS: now, OnlineSince: s.started.UnixMilli(),
+		Text: fmt.Sprintf("Gateway: %s (%s) · app %s · mode gateway · reason self", host, ip, s.opts.Version),
 	}
 	out := []protocol.PresenceEntry{self}
 	byKey := map[string]int{}

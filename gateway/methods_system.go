@@ -27,9 +27,10 @@ func init() {
 	registerMethod(&tools.Action{
 		Method:  "health",
 		Summary: "Show the gateway's health snapshot",
-		Schema:  `{"type":"object","properties":{"probe":{"type":"boolean","description":"Force a fresh probe"}},"additionalProperties":false}`,
-		Scope:   protocol.ScopeRead, // what the CLI asks for; the method is Open
-		Open:    true,               // every authenticated connection, any role (§4.5)
+		// Open to unknown params, as the original's health is.
+		Schema: `{"type":"object","properties":{"probe":{"type":"boolean","description":"Force a fresh probe"}}}`,
+		Scope:  protocol.ScopeRead, // what the CLI asks for; the method is Open
+		Open:   true,               // every authenticated connection, any role (§4.5)
 		Run: tools.Typed(func(ctx context.Context, env *tools.Env, p struct {
 			Probe bool `json:"probe"`
 		}) (any, error) {
@@ -46,19 +47,25 @@ func init() {
 		Summary: "Show the gateway's status summary",
 		Schema:  `{"type":"object","properties":{"includeChannelSummary":{"type":"boolean"},"includeCliProjection":{"type":"boolean"}}}`,
 		Scope:   protocol.ScopeRead,
-		Run: func(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
+		Run: tools.Typed(func(ctx context.Context, env *tools.Env, p struct {
+			IncludeCliProjection bool `json:"includeCliProjection"`
+		}) (any, error) {
 			s, err := serverFrom(env, "status")
 			if err != nil {
 				return nil, err
 			}
-			return s.status(protocol.ScopeSatisfied(env.Subject.Scopes, protocol.ScopeAdmin)), nil
-		},
+			out := s.status(protocol.ScopeSatisfied(env.Subject.Scopes, protocol.ScopeAdmin))
+			if p.IncludeCliProjection {
+				out["cliProjection"] = cliProjection(s.Config(), agentIDs(s.Config()))
+			}
+			return out, nil
+		}),
 		Render: renderStatus,
 	})
 	registerMethod(&tools.Action{
 		Method:  "system-presence",
 		Summary: "List connected clients and nodes",
-		Schema:  `{"type":"object","additionalProperties":false}`,
+		Schema:  `{"type":"object"}`, // unknown params accepted, as the original
 		Scope:   protocol.ScopeRead,
 		Run: func(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
 			s, err := serverFrom(env, "system-presence")
@@ -72,7 +79,7 @@ func init() {
 	registerMethod(&tools.Action{
 		Method:  "last-heartbeat",
 		Summary: "Show the last heartbeat event (null when none ran)",
-		Schema:  `{"type":"object","additionalProperties":false}`,
+		Schema:  `{"type":"object"}`, // unknown params accepted, as the original
 		Scope:   protocol.ScopeRead,
 		Run: func(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
 			if _, err := serverFrom(env, "last-heartbeat"); err != nil {
@@ -134,6 +141,15 @@ func (s *Server) healthSnapshot(probe bool) map[string]any {
 	// No session store exists yet (sessions arrive with their issue), so
 	// the path is empty rather than naming a file that is not there.
 	sessionsPath := ""
+	def := defaultAgentID(cfg)
+	var agents []map[string]any
+	for _, id := range agentIDs(cfg) {
+		agents = append(agents, map[string]any{
+			"agentId": id, "isDefault": id == def,
+			"heartbeat": map[string]any{"enabled": false, "every": "disabled", "everyMs": nil},
+			"sessions":  agentSessions(),
+		})
+	}
 	return map[string]any{
 		"ok":               true,
 		"ts":               nowMs(),
@@ -143,8 +159,8 @@ func (s *Server) healthSnapshot(probe bool) map[string]any {
 		"channelOrder":     []string{},
 		"channelLabels":    map[string]any{},
 		"heartbeatSeconds": 0,
-		"defaultAgentId":   defaultAgentID(cfg),
-		"agents":           []any{},
+		"defaultAgentId":   def,
+		"agents":           agents,
 		"sessions":         map[string]any{"path": sessionsPath, "count": 0, "recent": []any{}},
 	}
 }
@@ -157,9 +173,14 @@ func (s *Server) healthJSON() json.RawMessage {
 	return b
 }
 
-// status is an opaque summary for `openclaw gateway status`; paths only
-// for admins.
+// status is the summary for `openclaw status` / `gateway status`: the
+// original's fields (sessions, heartbeat, tasks, runtimeVersion, …; see
+// status_shape.go) and our own (protocol, connections, gateway.authMode);
+// paths only for admins.
 func (s *Server) status(admin bool) map[string]any {
+	cfg := s.Config()
+	ids := agentIDs(cfg)
+	jobs := s.jobs.List()
 	s.mu.Lock()
 	total := len(s.conns)
 	var ops, nodes int
@@ -172,15 +193,23 @@ func (s *Server) status(admin bool) map[string]any {
 	}
 	s.mu.Unlock()
 	out := map[string]any{
-		"ok":        true,
-		"ts":        nowMs(),
-		"version":   s.opts.Version,
-		"protocol":  protocol.Version,
-		"pid":       os.Getpid(),
-		"bootId":    s.bootID,
-		"uptimeMs":  s.uptimeMs(),
-		"gateway":   map[string]any{"url": "ws://" + s.Addr(), "bind": s.host, "authMode": s.auth.Load().mode},
-		"heartbeat": map[string]any{"enabled": s.heartbeats.Load()},
+		"ok":       true,
+		"ts":       nowMs(),
+		"version":  s.opts.Version,
+		"protocol": protocol.Version,
+		"pid":      os.Getpid(),
+		"bootId":   s.bootID,
+		"uptimeMs": s.uptimeMs(),
+		"gateway":  map[string]any{"url": "ws://" + s.Addr(), "bind": s.host, "authMode": s.auth.Load().mode},
+		"heartbeat": map[string]any{
+			"enabled": s.heartbeats.Load(), "defaultAgentId": defaultAgentID(cfg), "agents": heartbeatAgents(ids),
+		},
+		"runtimeVersion":     s.opts.Version,
+		"sessions":           sessionsSummary(cfg, ids),
+		"tasks":              tasksSummary(jobs),
+		"taskAudit":          taskAudit(jobs),
+		"channelSummary":     []any{},
+		"queuedSystemEvents": []any{},
 		"connections": map[string]any{
 			"total": total, "operators": ops, "nodes": nodes, "pending": total - ops - nodes,
 		},

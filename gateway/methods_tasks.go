@@ -63,7 +63,8 @@ func init() {
 			id := taskID(params)
 			before, ok := jobs.Get(id)
 			if !ok {
-				return nil, tools.Errorf(tools.CodeNotFound, "task not found: %s", id)
+				// Not an error: the original answers an unknown id in the payload.
+				return map[string]any{"found": false, "cancelled": false, "reason": "Task not found."}, nil
 			}
 			if err := jobs.Cancel(id); err != nil {
 				return nil, err
@@ -80,7 +81,7 @@ func init() {
 				}
 				cancel()
 			}
-			return map[string]any{"ok": true, "cancelled": before.Status == tools.JobRunning, "task": info}, nil
+			return map[string]any{"ok": true, "found": true, "cancelled": before.Status == tools.JobRunning, "task": info}, nil
 		},
 	})
 }

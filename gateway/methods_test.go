@@ -316,8 +316,9 @@ func TestInfoMethods(t *testing.T) {
 		models: {providers: {local: {models: [{id: "m1", contextWindow: 8192}]}}}}`)
 	ts := startServer(t, Options{Paths: config.Paths{StateDir: dir, ConfigPath: cfgPath}})
 	c := dialConnected(t, ts.url)
+	ws := filepath.Join(dir, "workspace")
 	if f := c.call("agents.list", nil); !f.OK || string(f.Payload) !=
-		`{"agents":[{"id":"ops","name":"Ops"},{"id":"main"}],"defaultId":"ops","mainKey":"main","scope":"per-sender"}` {
+		`{"agents":[{"id":"ops","name":"Ops","workspace":"`+ws+`"},{"id":"main","workspace":"`+ws+`"}],"defaultId":"ops","mainKey":"main","scope":"per-sender"}` {
 		t.Errorf("agents.list = %s %+v", f.Payload, f.Error)
 	}
 	if f := c.call("models.list", nil); !f.OK || !strings.Contains(string(f.Payload), `"id":"m1"`) ||

@@ -94,7 +94,7 @@ func init() {
 				sub.Subject.AgentID = defaultAgentID(env.Config)
 			}
 			sub.Warn = nil
-			res := tools.Effective(&sub)
+			res := tools.EffectiveRegistered(&sub)
 			var callable []string
 			for _, name := range tools.ToolNames() {
 				if res.Allows(name) {
@@ -113,6 +113,7 @@ func init() {
 				"allowed":  nonNil(res.Allowed),
 				"removed":  res.Removed,
 				"warnings": nonNil(res.Warnings),
+				"note":     res.Note,
 			}, nil
 		}),
 		Render: func(w io.Writer, r gjson.Result) error {
@@ -122,6 +123,11 @@ func init() {
 			}
 			for _, rm := range r.Get("removed").Array() {
 				if _, err := fmt.Fprintf(w, "  removed %s (%s)\n", rm.Get("tool").String(), rm.Get("step").String()); err != nil {
+					return err
+				}
+			}
+			if note := r.Get("note").String(); note != "" {
+				if _, err := fmt.Fprintf(w, "Note: %s\n", note); err != nil {
 					return err
 				}
 			}

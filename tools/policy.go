@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 
 	"github.com/openclaw-go/openclaw/config"
 	"github.com/openclaw-go/openclaw/policy"
@@ -58,6 +59,46 @@ func inventory(registered []string) []string {
 // Effective runs the policy pipeline for env's subject.
 func Effective(env *Env) policy.Result {
 	return policy.Resolve(PolicyInput(env))
+}
+
+// EffectiveReport is Effective as shown to a user (`tools effective`,
+// tools.effective): Allowed and Removed name only registered tools, since
+// the pipeline also reasons about core tools its groups and profiles name
+// that this build does not have (cron, nodes, …); Note says so once.
+type EffectiveReport struct {
+	policy.Result
+	NotBuilt []string
+	Note     string
+}
+
+// EffectiveRegistered runs Effective and keeps the registered tools.
+func EffectiveRegistered(env *Env) EffectiveReport {
+	res := Effective(env)
+	have := map[string]bool{}
+	for _, n := range Default.ToolNames() {
+		have[policy.Normalize(n)] = true
+	}
+	out := EffectiveReport{Result: policy.Result{Removed: []policy.Removal{}, Warnings: res.Warnings}}
+	for _, a := range res.Allowed {
+		if have[policy.Normalize(a)] {
+			out.Allowed = append(out.Allowed, a)
+		}
+	}
+	for _, r := range res.Removed {
+		if have[policy.Normalize(r.Tool)] {
+			out.Removed = append(out.Removed, r)
+		}
+	}
+	for _, n := range inventory(nil) {
+		if !have[policy.Normalize(n)] {
+			out.NotBuilt = append(out.NotBuilt, n)
+		}
+	}
+	if len(out.NotBuilt) > 0 {
+		out.Note = fmt.Sprintf("tool groups and profiles also name %d tool(s) this build does not have, not listed: %s",
+			len(out.NotBuilt), strings.Join(out.NotBuilt, ", "))
+	}
+	return out
 }
 
 // CheckPolicy returns a DENIED error when the tool policy removes tool for

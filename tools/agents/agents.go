@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 
 	"github.com/tidwall/gjson"
 
@@ -27,7 +28,7 @@ func init() {
 		Schema:  `{"type":"object","additionalProperties":false}`,
 		Scope:   protocol.ScopeRead,
 		Run: func(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
-			return agentsList(env.Config), nil
+			return agentsList(env), nil
 		},
 		Render: func(w io.Writer, r gjson.Result) error {
 			def := r.Get("defaultId").String()
@@ -79,40 +80,78 @@ func init() {
 }
 
 // agentsList reads agents.list (classic) or agents.entries (newer configs);
-// with neither the implicit "main" agent is listed.
-func agentsList(cfg *config.Config) map[string]any {
+// with neither the implicit "main" agent is listed. Each row carries the
+// agent's workspace and primary model, as the original's rows do.
+func agentsList(env *tools.Env) map[string]any {
+	cfg := env.Config
+	if cfg == nil {
+		cfg = config.Empty()
+	}
+	type model struct {
+		Primary string `json:"primary"`
+	}
 	type agent struct {
-		ID   string `json:"id"`
-		Name string `json:"name,omitempty"`
+		ID        string `json:"id"`
+		Name      string `json:"name,omitempty"`
+		Workspace string `json:"workspace"`
+		Model     *model `json:"model,omitempty"`
+	}
+	type entry struct {
+		Name  string          `json:"name"`
+		Model json.RawMessage `json:"model"`
 	}
 	var list []struct {
-		ID   string `json:"id"`
-		Name string `json:"name"`
+		ID string `json:"id"`
+		entry
 	}
 	_ = cfg.Decode("agents.list", &list)
-	agents := []agent{}
+	ids, byID := []string{}, map[string]entry{}
 	for _, a := range list {
 		if a.ID != "" {
-			agents = append(agents, agent{ID: a.ID, Name: a.Name})
+			ids = append(ids, a.ID)
+			byID[a.ID] = a.entry
 		}
 	}
-	if len(agents) == 0 {
-		var entries map[string]struct {
-			Name string `json:"name"`
-		}
+	if len(ids) == 0 {
+		var entries map[string]entry
 		_ = cfg.Decode("agents.entries", &entries)
-		ids := make([]string, 0, len(entries))
-		for id := range entries {
+		for id, e := range entries {
 			ids = append(ids, id)
+			byID[id] = e
 		}
 		sort.Strings(ids)
-		for _, id := range ids {
-			agents = append(agents, agent{ID: id, Name: entries[id].Name})
-		}
 	}
-	if len(agents) == 0 {
-		agents = append(agents, agent{ID: "main"})
+	if len(ids) == 0 {
+		ids = append(ids, "main")
+	}
+	agents := make([]agent, 0, len(ids))
+	for _, id := range ids {
+		sub := *env
+		sub.Config, sub.Workspace = cfg, ""
+		sub.Subject.AgentID = id
+		a := agent{ID: id, Name: byID[id].Name, Workspace: sub.WorkspaceDir()}
+		if m := primaryModel(byID[id].Model); m != "" {
+			a.Model = &model{Primary: m}
+		} else if m := providers.DefaultModel(cfg); m != "" {
+			a.Model = &model{Primary: m}
+		}
+		agents = append(agents, a)
 	}
 	scope := cfg.String("session.scope", "per-sender")
 	return map[string]any{"defaultId": tools.DefaultAgentID(cfg), "mainKey": "main", "scope": scope, "agents": agents}
+}
+
+// primaryModel reads an agent's own model: "provider/model" or {primary}.
+func primaryModel(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return strings.TrimSpace(s)
+	}
+	var m struct {
+		Primary string `json:"primary"`
+	}
+	if json.Unmarshal(raw, &m) == nil {
+		return strings.TrimSpace(m.Primary)
+	}
+	return ""
 }

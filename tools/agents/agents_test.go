@@ -33,13 +33,26 @@ func TestAgentsList(t *testing.T) {
 		}
 	}
 	for body, want := range map[string]string{
-		`{agents: {list: [{id: "ops", name: "Ops", default: true}, {id: "main"}]}}`: `{"agents":[{"id":"ops","name":"Ops"},{"id":"main"}],"defaultId":"ops","mainKey":"main","scope":"per-sender"}`,
-		`{agents: {entries: {b: {name: "B"}, a: {}}}}`:                              `{"agents":[{"id":"a"},{"id":"b","name":"B"}],"defaultId":"main","mainKey":"main","scope":"per-sender"}`,
-		`{}`: `{"agents":[{"id":"main"}],"defaultId":"main","mainKey":"main","scope":"per-sender"}`,
+		`{agents: {list: [{id: "ops", name: "Ops", default: true}, {id: "main"}]}}`: `{"agents":[{"id":"ops","name":"Ops","workspace":"/st/workspace"},{"id":"main","workspace":"/st/workspace"}],"defaultId":"ops","mainKey":"main","scope":"per-sender"}`,
+		`{agents: {entries: {b: {name: "B"}, a: {}}}}`:                              `{"agents":[{"id":"a","workspace":"/st/workspace"},{"id":"b","name":"B","workspace":"/st/workspace"}],"defaultId":"main","mainKey":"main","scope":"per-sender"}`,
+		`{}`: `{"agents":[{"id":"main","workspace":"/st/workspace"}],"defaultId":"main","mainKey":"main","scope":"per-sender"}`,
 	} {
-		b, _ := json.Marshal(agentsList(load(t, body)))
+		b, _ := json.Marshal(agentsList(&tools.Env{Config: load(t, body), StateDir: "/st"}))
 		if string(b) != want {
 			t.Errorf("%s:\n got %s\nwant %s", body, b, want)
 		}
+	}
+}
+
+// Rows carry the agent's workspace and primary model, as the original's
+// agents.list rows do: the agent's own, else the defaults.
+func TestAgentsListWorkspaceAndModel(t *testing.T) {
+	cfg := load(t, `{agents: {defaults: {workspace: "/ws", model: {primary: "openai/gpt-x"}},
+		list: [{id: "main"}, {id: "ops", workspace: "/ops", model: "local/m1"}]}}`)
+	b, _ := json.Marshal(agentsList(&tools.Env{Config: cfg, StateDir: "/st"}))
+	want := `{"agents":[{"id":"main","workspace":"/ws","model":{"primary":"openai/gpt-x"}},` +
+		`{"id":"ops","workspace":"/ops","model":{"primary":"local/m1"}}],"defaultId":"main","mainKey":"main","scope":"per-sender"}`
+	if string(b) != want {
+		t.Errorf("got  %s\nwant %s", b, want)
 	}
 }
