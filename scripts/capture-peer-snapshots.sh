@@ -74,7 +74,8 @@ PY
     [ -f "$gold/pages/$page.html" ] || { echo "capture-peer-snapshots: no page $page.html" >&2; exit 1; }
     # Not on a terminal our CLI prints the result JSON; the text a terminal shows is content.0.text.
     tid=$(O browser open "http://127.0.0.1:$hport/$page.html" --query details.targetId --raw)
-    O browser wait --fn 'document.readyState === "complete"' --target-id "$tid" >/dev/null 2>&1 || sleep 1
+    # (A function, not a bare expression: ours-before never resolves `--fn 'expr'`.)
+    O browser wait --fn '() => document.readyState === "complete"' --target-id "$tid" >/dev/null
     O browser snapshot --target-id "$tid" --query content.0.text --raw >"$work/$page.txt"
     mv "$work/$page.txt" "$gold/$page.$suffix.txt"
     O browser close "$tid" >/dev/null 2>&1 || true
@@ -112,10 +113,9 @@ for page in "${pages[@]}"; do
   [ -f "$gold/pages/$page.html" ] || { echo "capture-peer-snapshots: no page $page.html" >&2; exit 1; }
   tid=$(B --json open "http://127.0.0.1:$hport/$page.html" | python3 -c 'import json,sys; print(json.load(sys.stdin)["targetId"])')
   # Let custom elements, frames and layout settle (the pages have no timers of their own).
-  B wait --load load --target-id "$tid" >/dev/null 2>&1 || sleep 1
+  B wait --load load --target-id "$tid" >/dev/null
   B snapshot --target-id "$tid" >"$work/$page.txt"
-  # The port of the page server changes on every run; the snapshot shows it only in URLs
-  # of its own origin, which the pages do not print. Keep the text exactly as printed.
+  # Stored exactly as printed (the pages' links are relative, so the random port never shows).
   mv "$work/$page.txt" "$gold/$page.original.txt"
   B close "$tid" >/dev/null 2>&1 || true
   echo "captured $page ($(wc -l <"$gold/$page.original.txt") lines) with $version"
