@@ -160,3 +160,7 @@ func plainJSON(b []byte) []byte {
 type exitCode int
 
 func (e exitCode) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
+// oneLine folds a message onto one line for stderr: scripts and people read
+// the error line by line, so a multi-line message would look like several.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
