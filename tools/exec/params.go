@@ -37,7 +37,7 @@ type execParams struct {
 const execSchema = `{"type":"object","properties":{
 	"command":{"type":"string","description":"Shell command to run"},
 	"workdir":{"type":"string","description":"Working directory (default: the workspace)"},
-	"env":{"type":"object","additionalProperties":{"type":"string"},"description":"Environment overrides (PATH, LD_*, DYLD_* and loader variables are refused)"},
+	"env":{"type":"object","additionalProperties":{"type":"string"},"description":"Environment overrides (refused: PATH; loader variables LD_*, DYLD_*, GCONV_PATH; exported bash functions BASH_FUNC_*; shell start-up variables such as BASH_ENV, ENV, SHELLOPTS, BASHOPTS, PS0-PS4, PROMPT_COMMAND, IFS; interpreter start-up variables such as NODE_OPTIONS, PYTHONPATH, PERL5OPT, RUBYOPT, JAVA_TOOL_OPTIONS)"},
 	"yieldMs":{"type":"number","minimum":0,"description":"Milliseconds before the command continues in the background (default 10000, needs a gateway)"},
 	"background":{"type":"boolean","description":"Run in the background at once (needs a gateway)"},
 	"timeout":{"type":"number","minimum":0,"description":"Seconds before the process group is killed (default 1800; 0 disables)"},
