@@ -231,10 +231,11 @@ func (r *runtime) editConfig(c *cli.Context, path string, change func(*config.Dr
 		return tools.Errorf(tools.CodeFailed, "config changed since last load (--base-hash is stale); re-read it and retry")
 	case errors.As(err, &inv):
 		if len(inv.Issues) > 0 {
-			return tools.Errorf(tools.CodeFailed, "Config validation failed: %s", issueLine(inv.Issues)).
+			// An invalid value is invalid input (exit 2), as the exit-code table says.
+			return tools.Errorf(tools.CodeInvalidParams, "Config validation failed: %s", issueLine(inv.Issues)).
 				WithDetails(map[string]any{"issues": inv.Issues})
 		}
-		return tools.Errorf(tools.CodeFailed, "Config validation failed: %v", inv.Err)
+		return tools.Errorf(tools.CodeInvalidParams, "Config validation failed: %v", inv.Err)
 	case err != nil:
 		return err
 	}
