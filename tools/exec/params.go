@@ -93,14 +93,9 @@ func childEnv(over map[string]string) []string {
 // resolveWorkdir returns the directory to run in and a warning when the
 // requested one is unavailable (spec: warn and fall back, never fail).
 func resolveWorkdir(env *tools.Env, wd string) (string, string) {
-	def := env.WorkspaceDir()
-	if st, err := os.Stat(def); err != nil || !st.IsDir() {
-		if cwd, err := os.Getwd(); err == nil {
-			def = cwd
-		}
-	}
+	def, warn := workspaceDir(env)
 	if wd == "" {
-		return def, ""
+		return def, warn
 	}
 	p := wd
 	if !filepath.IsAbs(p) {
@@ -110,6 +105,34 @@ func resolveWorkdir(env *tools.Env, wd string) (string, string) {
 		return p, ""
 	}
 	return def, fmt.Sprintf("Warning: workdir %q is unavailable; using %q.", wd, def)
+}
+
+// workspaceDir is where a command runs when it names no workdir: the
+// agent's workspace. On the gateway a missing workspace is created (0700),
+// as the original does, rather than running in whatever directory the
+// gateway was started from; if it cannot be, the result says where the
+// command ran instead. A CLI run without a workspace uses the current
+// directory, as a shell would.
+func workspaceDir(env *tools.Env) (string, string) {
+	def := env.WorkspaceDir()
+	if st, err := os.Stat(def); err == nil && st.IsDir() {
+		return def, ""
+	}
+	_, onGateway := env.Services[serviceName]
+	var mkErr error
+	if onGateway {
+		if mkErr = os.MkdirAll(def, 0o700); mkErr == nil {
+			return def, ""
+		}
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return def, ""
+	}
+	if onGateway {
+		return cwd, fmt.Sprintf("Warning: workspace %q is unavailable (%v); running in %q.", def, mkErr, cwd)
+	}
+	return cwd, ""
 }
 
 // checkHost refuses hosts this build cannot run on: never silently on the
