@@ -88,7 +88,7 @@ func (r *runtime) payloadFailure(method string, res json.RawMessage) error {
 	if msg == "" {
 		msg = "tool failed on the gateway"
 	}
-	fmt.Fprintf(r.stderr, "%s %s\n", r.io.Palette(true).Red("openclaw:"), oneLine(msg))
+	fmt.Fprintf(r.stderr, "%s %s\n", r.io.Palette(true).Red("openclaw:"), stderrLine(msg))
 	return exitCode(failure.ExitCode(code))
 }
 

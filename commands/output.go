@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/openclaw-go/openclaw/client"
 	"github.com/openclaw-go/openclaw/tools"
@@ -72,31 +73,51 @@ type errorEnvelope struct {
 	Error *tools.Error `json:"error"`
 }
 
-// report prints an error (one line on stderr; the JSON envelope on stdout in
-// JSON mode) and returns the exit code.
+// report prints an error and returns the exit code: one line on stderr
+// (a multi-line message folded, a long one cut: the full text is in the
+// JSON), and in JSON mode one envelope on stdout, the same shape whichever
+// side failed: {"ok":false,"error":{"code","message","details"}}, code the
+// one the exit code follows. A gateway's own code (INVALID_REQUEST, …), its
+// details and retryable are kept under details.
 func (r *runtime) report(err error, jsonOut bool) int {
 	te := tools.AsError(err)
-	msg := strings.TrimSpace(te.Message)
-	fmt.Fprintf(r.stderr, "%s %s\n", r.io.Palette(true).Red("openclaw:"), msg)
+	fmt.Fprintf(r.stderr, "%s %s\n", r.io.Palette(true).Red("openclaw:"), stderrLine(te.Message))
 	if jsonOut {
-		var env any = errorEnvelope{OK: false, Error: te}
+		out := &tools.Error{Code: te.Code, Message: te.Message, Details: te.Details}
 		var ce *client.CallError
-		if errors.As(err, &ce) {
-			// A gateway's own error keeps its wire code, as the original CLI prints it.
-			// details is optional there: absent, not null, when the gateway sent none.
-			e := map[string]any{"type": "gateway_request_error", "code": ce.Code,
-				"message": ce.Message, "retryable": ce.Retryable}
+		if errors.As(err, &ce) && out.Details == nil {
+			d := map[string]any{"gatewayCode": ce.Code}
 			if ce.Details != nil {
-				e["details"] = ce.Details
+				d["details"] = ce.Details
 			}
-			env = map[string]any{"ok": false, "error": e}
+			if ce.Retryable {
+				d["retryable"] = true
+			}
+			out.Details = d
 		}
-		b, mErr := json.Marshal(env)
+		b, mErr := json.Marshal(errorEnvelope{OK: false, Error: out})
 		if mErr == nil {
 			r.stdout.Write(append(plainJSON(b), '\n'))
 		}
 	}
 	return te.ExitCode()
+}
+
+// maxStderrLine bounds the error line: a provider's HTML error page is
+// not a message (the whole text stays in the JSON envelope).
+const maxStderrLine = 400
+
+// stderrLine is msg on one line, cut at maxStderrLine.
+func stderrLine(msg string) string {
+	l := oneLine(msg)
+	if len(l) > maxStderrLine {
+		cut := maxStderrLine
+		for cut > 0 && !utf8.RuneStart(l[cut]) {
+			cut--
+		}
+		l = l[:cut] + "… (cut; the full message is in --json)"
+	}
+	return l
 }
 
 // usageError marks command-line mistakes (exit 2).
