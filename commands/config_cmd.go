@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/openclaw-go/openclaw/config"
+	"github.com/openclaw-go/openclaw/gateway"
 	"github.com/openclaw-go/openclaw/tools"
 	"github.com/tidwall/gjson"
 	"github.com/urfave/cli/v2"
@@ -101,8 +102,15 @@ func (r *runtime) configGet(c *cli.Context) error {
 	if ok {
 		return r.emit(c, renderPlain, mustJSON(v))
 	}
-	// Unset: the schema default is the effective value.
+	// Unset: the schema default is the effective value, except the port,
+	// which --dev and --profile NAME move (as the gateway and its clients
+	// do; the environment's OPENCLAW_GATEWAY_PORT is not config).
 	if def, ok := config.SchemaDefault(path); ok {
+		if path == "gateway.port" {
+			if p, err := r.Paths(c); err == nil {
+				def = gateway.ResolvePort(0, p, cfg, func(string) string { return "" })
+			}
+		}
 		tty := r.stdoutTTY()
 		return r.emit(c, func(w io.Writer, v gjson.Result) error {
 			if err := renderPlain(w, v); err != nil {

@@ -81,9 +81,10 @@ type errorEnvelope struct {
 // details and retryable are kept under details.
 func (r *runtime) report(err error, jsonOut bool) int {
 	te := tools.AsError(err)
-	fmt.Fprintf(r.stderr, "%s %s\n", r.io.Palette(true).Red("openclaw:"), stderrLine(te.Message))
+	msg := r.withProfile(te.Message)
+	fmt.Fprintf(r.stderr, "%s %s\n", r.io.Palette(true).Red("openclaw:"), stderrLine(msg))
 	if jsonOut {
-		out := &tools.Error{Code: te.Code, Message: te.Message, Details: te.Details}
+		out := &tools.Error{Code: te.Code, Message: msg, Details: te.Details}
 		var ce *client.CallError
 		if errors.As(err, &ce) && out.Details == nil {
 			d := map[string]any{"gatewayCode": ce.Code}
