@@ -69,6 +69,9 @@ func TestTTYRendersHumanOutput(t *testing.T) {
 	if !strings.Contains(table, "tool") || !strings.Contains(table, "group:fs") || strings.Contains(table, "TOOL") || strings.Contains(table, "{") {
 		t.Errorf("tty tools list: want a borderless table with lower-case header, got:\n%s", table)
 	}
+	if got := run(true, "approvals", "get"); !strings.HasPrefix(got, "Approvals file: ") || strings.Contains(got, "{") {
+		t.Errorf("tty approvals get: want text, got:\n%s", got)
+	}
 }
 
 // Colour: on a terminal by default; never with NO_COLOR, --no-color or
