@@ -53,7 +53,51 @@ func (r *runtime) emit(c *cli.Context, render tools.Renderer, res json.RawMessag
 	if render != nil {
 		return render(r.stdout, gjson.ParseBytes(res))
 	}
+	if v := gjson.ParseBytes(res); textResult(v) {
+		return renderTextResult(r.stdout, v)
+	}
 	return writeIndented(r.stdout, res)
+}
+
+// textResult reports a tool result whose content is text blocks only:
+// without a renderer of its own it is shown as that text, not as JSON.
+func textResult(v gjson.Result) bool {
+	blocks := v.Get("content")
+	if !blocks.IsArray() || len(blocks.Array()) == 0 {
+		return false
+	}
+	for _, b := range blocks.Array() {
+		if b.Get("type").String() != "text" {
+			return false
+		}
+	}
+	return true
+}
+
+// renderTextResult prints each text block; one that is a JSON object (a
+// browser status) becomes "key: value" lines rather than escaped JSON.
+func renderTextResult(w io.Writer, v gjson.Result) error {
+	var b strings.Builder
+	for _, blk := range v.Get("content").Array() {
+		text := blk.Get("text").String()
+		if t := strings.TrimSpace(text); strings.HasPrefix(t, "{") && gjson.Valid(t) {
+			gjson.Parse(t).ForEach(func(k, val gjson.Result) bool {
+				s := val.String()
+				if val.IsObject() || val.IsArray() {
+					s = oneLine(val.Raw)
+				}
+				fmt.Fprintf(&b, "%s: %s\n", k.String(), s)
+				return true
+			})
+			continue
+		}
+		b.WriteString(text)
+		if !strings.HasSuffix(text, "\n") {
+			b.WriteByte('\n')
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 func writeIndented(w io.Writer, res json.RawMessage) error {
