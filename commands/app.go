@@ -86,6 +86,10 @@ func (r *runtime) newApp() *cli.App {
 			return usageError("%s (see `openclaw --help`)", dashFlags(err.Error()))
 		},
 	}
+	// The instance (--profile/--dev) is known before any command runs, so
+	// every hint can repeat it (profilehint.go); a bad name is reported by
+	// the command that needs the paths.
+	app.Before = func(c *cli.Context) error { _, _ = r.Paths(c); return nil }
 	app.Commands = mergeCommands(append(r.toolCommands(), r.builtinCommands()...))
 	sort.SliceStable(app.Commands, func(i, j int) bool { return app.Commands[i].Name < app.Commands[j].Name })
 	app.Action = func(c *cli.Context) error {

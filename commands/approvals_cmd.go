@@ -51,7 +51,7 @@ func (r *runtime) approvalsCommand() *cli.Command {
 						return err
 					}
 					sec, ask, allow := doc.Effective(c.String("agent"))
-					return r.emit(c, nil, mustJSON(map[string]any{"path": path, "file": doc,
+					return r.emit(c, renderApprovalsGet, mustJSON(map[string]any{"path": path, "file": doc,
 						"effective": map[string]any{"agent": c.String("agent"), "security": sec, "ask": ask, "allowlist": allow}}))
 				},
 			},
@@ -191,6 +191,36 @@ func (r *runtime) approvalsPendingCommand() *cli.Command {
 			return r.emit(c, renderPending, res)
 		},
 	}
+}
+
+// renderApprovalsGet shows the approvals file for a person: where it is,
+// the agent's effective security, ask and allowlist.
+func renderApprovalsGet(w io.Writer, res gjson.Result) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Approvals file: %s\n", res.Get("path").String())
+	eff := res.Get("effective")
+	unset := func(v string) string {
+		if v == "" {
+			return "(not set: tools.exec default)"
+		}
+		return v
+	}
+	agent := eff.Get("agent").String()
+	if agent == "" {
+		agent = "main"
+	}
+	fmt.Fprintf(&b, "Agent %s: security %s, ask %s\n", agent, unset(eff.Get("security").String()), unset(eff.Get("ask").String()))
+	list := eff.Get("allowlist").Array()
+	if len(list) == 0 {
+		b.WriteString("Allowlist: empty\n")
+	} else {
+		fmt.Fprintf(&b, "Allowlist (%d):\n", len(list))
+		for _, e := range list {
+			fmt.Fprintf(&b, "  %s\n", e.Get("pattern").String())
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 func renderPending(w io.Writer, res gjson.Result) error {

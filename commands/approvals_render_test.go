@@ -22,3 +22,18 @@ func TestRenderPendingShowsEnv(t *testing.T) {
 		t.Fatalf("pending listing:\n%s", out)
 	}
 }
+
+// approvals get on a terminal reads as text, not the file's JSON (issue 18
+// item 14).
+func TestRenderApprovalsGet(t *testing.T) {
+	var b bytes.Buffer
+	res := gjson.Parse(`{"effective":{"agent":"main","allowlist":[{"id":"d1","pattern":"git"},{"id":"d2","pattern":"/usr/bin/ls"}],
+		"ask":"on-miss","security":""},"file":{"version":1},"path":"/h/exec-approvals.json"}`)
+	if err := renderApprovalsGet(&b, res); err != nil {
+		t.Fatal(err)
+	}
+	want := "Approvals file: /h/exec-approvals.json\nAgent main: security (not set: tools.exec default), ask on-miss\nAllowlist (2):\n  git\n  /usr/bin/ls\n"
+	if b.String() != want {
+		t.Fatalf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}

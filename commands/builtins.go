@@ -2,6 +2,7 @@ package commands
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/openclaw-go/openclaw/policy"
 	"sort"
@@ -27,14 +28,13 @@ func (r *runtime) builtinCommands() []*cli.Command {
 		r.doctorCommand(),
 		{
 			Name:  "version",
-			Usage: "print the version",
+			Usage: "print the version (the line -v prints; --json for {\"version\"})",
 			Flags: outputFlags(),
 			Action: func(c *cli.Context) error {
-				if r.jsonMode(c) {
+				if c.Bool("json") {
 					return r.emit(c, nil, mustJSON(map[string]string{"version": Version}))
 				}
-				_, err := fmt.Fprintln(r.stdout, "openclaw "+Version)
-				return err
+				return r.printVersion()
 			},
 		},
 	}
@@ -79,3 +79,17 @@ func mergeCommands(cmds []*cli.Command) []*cli.Command {
 	}
 	return out
 }
+
+// printVersion writes the one version line, the same for `openclaw -v`,
+// `--version` and `openclaw version`, in the original's form ("OpenClaw
+// 2026.9.6 (eb377ac)" there).
+func (r *runtime) printVersion() error { return versionLine(r.stdout) }
+
+func versionLine(w io.Writer) error {
+	_, err := fmt.Fprintln(w, "OpenClaw "+Version)
+	return err
+}
+
+// urfave's -v/--version goes through its package-level printer: set once,
+// not per app, so apps built in parallel (tests) do not race on it.
+func init() { cli.VersionPrinter = func(c *cli.Context) { versionLine(c.App.Writer) } }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/openclaw-go/openclaw/config"
+	"github.com/openclaw-go/openclaw/gateway"
 	"github.com/openclaw-go/openclaw/tools"
 	"github.com/tidwall/gjson"
 	"github.com/urfave/cli/v2"
@@ -101,8 +102,15 @@ func (r *runtime) configGet(c *cli.Context) error {
 	if ok {
 		return r.emit(c, renderPlain, mustJSON(v))
 	}
-	// Unset: the schema default is the effective value.
+	// Unset: the schema default is the effective value, except the port,
+	// which --dev and --profile NAME move (as the gateway and its clients
+	// do; the environment's OPENCLAW_GATEWAY_PORT is not config).
 	if def, ok := config.SchemaDefault(path); ok {
+		if path == "gateway.port" {
+			if p, err := r.Paths(c); err == nil {
+				def = gateway.ResolvePort(0, p, cfg, func(string) string { return "" })
+			}
+		}
 		tty := r.stdoutTTY()
 		return r.emit(c, func(w io.Writer, v gjson.Result) error {
 			if err := renderPlain(w, v); err != nil {
@@ -231,10 +239,11 @@ func (r *runtime) editConfig(c *cli.Context, path string, change func(*config.Dr
 		return tools.Errorf(tools.CodeFailed, "config changed since last load (--base-hash is stale); re-read it and retry")
 	case errors.As(err, &inv):
 		if len(inv.Issues) > 0 {
-			return tools.Errorf(tools.CodeFailed, "Config validation failed: %s", issueLine(inv.Issues)).
+			// An invalid value is invalid input (exit 2), as the exit-code table says.
+			return tools.Errorf(tools.CodeInvalidParams, "Config validation failed: %s", issueLine(inv.Issues)).
 				WithDetails(map[string]any{"issues": inv.Issues})
 		}
-		return tools.Errorf(tools.CodeFailed, "Config validation failed: %v", inv.Err)
+		return tools.Errorf(tools.CodeInvalidParams, "Config validation failed: %v", inv.Err)
 	case err != nil:
 		return err
 	}

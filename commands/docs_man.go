@@ -199,11 +199,24 @@ func writeFlags(b *strings.Builder, flags []cli.Flag) {
 		if df.TakesValue() {
 			head += " \\fI" + placeholder(df.GetUsage()) + "\\fR"
 		}
-		if env := df.GetEnvVars(); len(env) > 0 {
+		if env := unmentioned(usage, df.GetEnvVars()); len(env) > 0 {
 			usage += " (env " + strings.Join(env, ", ") + ")"
 		}
 		fmt.Fprintf(b, ".TP\n%s\n%s", head, roffText(usage))
 	}
+}
+
+// unmentioned is the env vars a flag's usage does not already name: the
+// connection flags say "(env OPENCLAW_GATEWAY_TOKEN)" themselves, so it is
+// not printed twice.
+func unmentioned(usage string, env []string) []string {
+	var out []string
+	for _, e := range env {
+		if !strings.Contains(usage, e) {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // placeholder is the `NAME` in a usage string, else VALUE.

@@ -85,6 +85,31 @@ func TestManPageSections(t *testing.T) {
 	}
 }
 
+// A flag's env var is named once on its man page, even when its usage text
+// already names it (the connection flags do).
+func TestManPageNamesEnvOnce(t *testing.T) {
+	r := newRuntime(nil, &bytes.Buffer{}, &bytes.Buffer{})
+	files, err := generatedDocs(r.newApp())
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := false
+	for name, page := range files {
+		if !strings.HasPrefix(name, "man/") {
+			continue
+		}
+		for _, l := range strings.Split(page, "\n") {
+			if n := strings.Count(l, "OPENCLAW_GATEWAY_TOKEN"); n > 1 {
+				t.Errorf("%s: %q names the env var %d times", name, l, n)
+			}
+			seen = seen || strings.Contains(l, "(env OPENCLAW_GATEWAY_TOKEN)")
+		}
+	}
+	if !seen {
+		t.Error("no man page names OPENCLAW_GATEWAY_TOKEN for --token")
+	}
+}
+
 // What a user installs is what the binary prints: `openclaw completion SHELL`
 // (run as a real process) must equal the committed completions/ file.
 func TestCommittedCompletionsMatchBinary(t *testing.T) {

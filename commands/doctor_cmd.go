@@ -55,7 +55,7 @@ func (r *runtime) doctor(c *cli.Context) error {
 	r.cfg = cfg // a broken file must not stop the other checks
 	checks = append(checks, doctorStateDir(p, cfg))
 	checks = append(checks, r.doctorGateway(c)...)
-	checks = append(checks, doctorAuth(cfg, r.getenv), doctorBrowser())
+	checks = append(checks, doctorAuth(cfg, r.getenv), doctorBrowser(cfg, os.Geteuid()))
 
 	ok := true
 	for _, ch := range checks {
@@ -157,7 +157,7 @@ func (r *runtime) doctorGateway(c *cli.Context) []check {
 		gw = check{Name: "gateway", Status: "fail", Message: fmt.Sprintf("reachable at %s, but authentication failed: %s", t.URL, tools.AsError(err).Message),
 			Hint: "pass --token, set OPENCLAW_GATEWAY_TOKEN, or gateway.auth.token in config"}
 	case tools.AsError(err).ExitCode() == 5:
-		gw = check{Name: "gateway", Status: "warn", Message: "no gateway at " + t.URL, Hint: "start it with `openclaw serve`"}
+		gw = check{Name: "gateway", Status: "warn", Message: "no gateway at " + t.URL, Hint: r.withProfile("start it with `openclaw serve`")}
 	default:
 		gw = check{Name: "gateway", Status: "fail", Message: fmt.Sprintf("%s: %s", t.URL, tools.AsError(err).Message)}
 	}
@@ -221,15 +221,34 @@ func doctorAuth(cfg *config.Config, getenv func(string) string) check {
 	return check{Name: "auth", Status: "pass", Message: fmt.Sprintf("gateway.bind is %s with %s auth", bind, firstNonEmpty(mode, "token"))}
 }
 
-// doctorBrowser looks for a Chromium the browser tool could drive.
-func doctorBrowser() check {
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return check{Name: "browser", Status: "pass", Message: "Chromium found: " + p}
+// doctorBrowser checks the Chromium the browser tool would start: the
+// configured browser.executablePath, else the first of the tool's names on
+// PATH; and, as root, that browser.noSandbox is set (Chromium refuses to
+// start as root with its sandbox on, so `browser start` would fail).
+func doctorBrowser(cfg *config.Config, euid int) check {
+	exe := cfg.String("browser.executablePath", "")
+	if exe != "" {
+		if st, err := os.Stat(exe); err != nil || st.IsDir() {
+			return check{Name: "browser", Status: "fail", Message: "browser.executablePath " + exe + " is not a file",
+				Hint: "openclaw config set browser.executablePath <path to chromium>, or unset it to use the one on PATH"}
+		}
+	} else {
+		for _, name := range []string{"google-chrome", "google-chrome-stable", "brave-browser", "microsoft-edge", "chromium", "chromium-browser"} {
+			if p, err := exec.LookPath(name); err == nil {
+				exe = p
+				break
+			}
 		}
 	}
-	return check{Name: "browser", Status: "warn", Message: "Chromium not installed (the browser tool needs it once it lands)",
-		Hint: "install chromium (e.g. apt-get install chromium)"}
+	if exe == "" {
+		return check{Name: "browser", Status: "warn", Message: "no Chromium or Chrome found on PATH (the browser tool needs one)",
+			Hint: "install chromium (e.g. apt-get install chromium), or openclaw config set browser.executablePath <path>"}
+	}
+	if euid == 0 && !cfg.Bool("browser.noSandbox", false) {
+		return check{Name: "browser", Status: "fail", Message: "Chromium found: " + exe + ", but running as root it needs the sandbox off (browser start would fail)",
+			Hint: "openclaw config set browser.noSandbox true"}
+	}
+	return check{Name: "browser", Status: "pass", Message: "Chromium found: " + exe}
 }
 
 func (r *runtime) renderDoctor(w io.Writer, v gjson.Result) error {

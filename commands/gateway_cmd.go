@@ -6,6 +6,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/openclaw-go/openclaw/failure"
 	"github.com/openclaw-go/openclaw/protocol"
 	"github.com/openclaw-go/openclaw/tools"
 	"github.com/tidwall/gjson"
@@ -65,7 +66,30 @@ func (r *runtime) gatewayCall(c *cli.Context) error {
 	if a := tools.ByMethod(method); a != nil {
 		render = a.Render
 	}
-	return r.emit(c, render, res)
+	if err := r.emit(c, render, res); err != nil {
+		return err
+	}
+	return r.payloadFailure(method, res)
+}
+
+// payloadFailure makes a tool's failure inside a tools.invoke answer
+// ({"ok":false,"error":{code,message}}) the command's failure: the payload
+// is printed as it came, the message goes to stderr and the exit code
+// follows the error's code, as it would for the same tool run directly.
+func (r *runtime) payloadFailure(method string, res json.RawMessage) error {
+	if method != "tools.invoke" {
+		return nil
+	}
+	v := gjson.ParseBytes(res)
+	if ok := v.Get("ok"); !ok.Exists() || ok.Bool() {
+		return nil
+	}
+	code, msg := v.Get("error.code").String(), v.Get("error.message").String()
+	if msg == "" {
+		msg = "tool failed on the gateway"
+	}
+	fmt.Fprintf(r.stderr, "%s %s\n", r.io.Palette(true).Red("openclaw:"), stderrLine(msg))
+	return exitCode(failure.ExitCode(code))
 }
 
 // callScopes sends one request to the resolved gateway, on a connection of

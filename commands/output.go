@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/openclaw-go/openclaw/client"
 	"github.com/openclaw-go/openclaw/tools"
@@ -52,7 +53,51 @@ func (r *runtime) emit(c *cli.Context, render tools.Renderer, res json.RawMessag
 	if render != nil {
 		return render(r.stdout, gjson.ParseBytes(res))
 	}
+	if v := gjson.ParseBytes(res); textResult(v) {
+		return renderTextResult(r.stdout, v)
+	}
 	return writeIndented(r.stdout, res)
+}
+
+// textResult reports a tool result whose content is text blocks only:
+// without a renderer of its own it is shown as that text, not as JSON.
+func textResult(v gjson.Result) bool {
+	blocks := v.Get("content")
+	if !blocks.IsArray() || len(blocks.Array()) == 0 {
+		return false
+	}
+	for _, b := range blocks.Array() {
+		if b.Get("type").String() != "text" {
+			return false
+		}
+	}
+	return true
+}
+
+// renderTextResult prints each text block; one that is a JSON object (a
+// browser status) becomes "key: value" lines rather than escaped JSON.
+func renderTextResult(w io.Writer, v gjson.Result) error {
+	var b strings.Builder
+	for _, blk := range v.Get("content").Array() {
+		text := blk.Get("text").String()
+		if t := strings.TrimSpace(text); strings.HasPrefix(t, "{") && gjson.Valid(t) {
+			gjson.Parse(t).ForEach(func(k, val gjson.Result) bool {
+				s := val.String()
+				if val.IsObject() || val.IsArray() {
+					s = oneLine(val.Raw)
+				}
+				fmt.Fprintf(&b, "%s: %s\n", k.String(), s)
+				return true
+			})
+			continue
+		}
+		b.WriteString(text)
+		if !strings.HasSuffix(text, "\n") {
+			b.WriteByte('\n')
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 func writeIndented(w io.Writer, res json.RawMessage) error {
@@ -72,31 +117,52 @@ type errorEnvelope struct {
 	Error *tools.Error `json:"error"`
 }
 
-// report prints an error (one line on stderr; the JSON envelope on stdout in
-// JSON mode) and returns the exit code.
+// report prints an error and returns the exit code: one line on stderr
+// (a multi-line message folded, a long one cut: the full text is in the
+// JSON), and in JSON mode one envelope on stdout, the same shape whichever
+// side failed: {"ok":false,"error":{"code","message","details"}}, code the
+// one the exit code follows. A gateway's own code (INVALID_REQUEST, …), its
+// details and retryable are kept under details.
 func (r *runtime) report(err error, jsonOut bool) int {
 	te := tools.AsError(err)
-	msg := strings.TrimSpace(te.Message)
-	fmt.Fprintf(r.stderr, "%s %s\n", r.io.Palette(true).Red("openclaw:"), msg)
+	msg := r.withProfile(te.Message)
+	fmt.Fprintf(r.stderr, "%s %s\n", r.io.Palette(true).Red("openclaw:"), stderrLine(msg))
 	if jsonOut {
-		var env any = errorEnvelope{OK: false, Error: te}
+		out := &tools.Error{Code: te.Code, Message: msg, Details: te.Details}
 		var ce *client.CallError
-		if errors.As(err, &ce) {
-			// A gateway's own error keeps its wire code, as the original CLI prints it.
-			// details is optional there: absent, not null, when the gateway sent none.
-			e := map[string]any{"type": "gateway_request_error", "code": ce.Code,
-				"message": ce.Message, "retryable": ce.Retryable}
+		if errors.As(err, &ce) && out.Details == nil {
+			d := map[string]any{"gatewayCode": ce.Code}
 			if ce.Details != nil {
-				e["details"] = ce.Details
+				d["details"] = ce.Details
 			}
-			env = map[string]any{"ok": false, "error": e}
+			if ce.Retryable {
+				d["retryable"] = true
+			}
+			out.Details = d
 		}
-		b, mErr := json.Marshal(env)
+		b, mErr := json.Marshal(errorEnvelope{OK: false, Error: out})
 		if mErr == nil {
 			r.stdout.Write(append(plainJSON(b), '\n'))
 		}
 	}
 	return te.ExitCode()
+}
+
+// maxStderrLine bounds the error line: a provider's HTML error page is
+// not a message (the whole text stays in the JSON envelope).
+const maxStderrLine = 400
+
+// stderrLine is msg on one line, cut at maxStderrLine.
+func stderrLine(msg string) string {
+	l := oneLine(msg)
+	if len(l) > maxStderrLine {
+		cut := maxStderrLine
+		for cut > 0 && !utf8.RuneStart(l[cut]) {
+			cut--
+		}
+		l = l[:cut] + "… (cut; the full message is in --json)"
+	}
+	return l
 }
 
 // usageError marks command-line mistakes (exit 2).
@@ -160,3 +226,7 @@ func plainJSON(b []byte) []byte {
 type exitCode int
 
 func (e exitCode) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
+// oneLine folds a message onto one line for stderr: scripts and people read
+// the error line by line, so a multi-line message would look like several.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -2,6 +2,7 @@ package commands
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -51,6 +52,10 @@ func buildParams(c *cli.Context, a *tools.Action, stdin io.Reader) (map[string]a
 			args = nil
 			break
 		}
+		if err := intInRange(byName[name], args[i]); err != nil {
+			return nil, tools.Errorf(tools.CodeUsage, "invalid value %q for %s: %v (see `openclaw %s --help`)",
+				args[i], name, err, c.Command.FullName())
+		}
 		obj[name] = coerce(byName[name], args[i], false)
 		positional[name] = args[i : i+1]
 	}
@@ -77,6 +82,10 @@ func buildParams(c *cli.Context, a *tools.Action, stdin io.Reader) (map[string]a
 			}
 			obj[p.Name] = vals
 		default:
+			if err := intInRange(p, c.String(fl)); err != nil {
+				return nil, tools.Errorf(tools.CodeUsage, "invalid value %q for flag --%s: %v (see `openclaw %s --help`)",
+					c.String(fl), fl, err, c.Command.FullName())
+			}
 			obj[p.Name] = coerce(p, c.String(fl), false)
 		}
 	}
@@ -169,6 +178,23 @@ func readParamsSource(src string, stdin io.Reader) ([]byte, error) {
 		return b, nil
 	}
 	return []byte(src), nil
+}
+
+// intInRange refuses an integer param written as a whole number too large
+// for 64 bits (--limit 99999999999999999999): as a float it would pass the
+// schema and wrap around inside the tool. Other strings are left to coerce
+// and the schema.
+func intInRange(p prop, s string) error {
+	if !p.is("integer") || p.is("number") {
+		return nil
+	}
+	if _, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64); errors.Is(err, strconv.ErrRange) {
+		return errors.New("value out of range")
+	}
+	if f, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err == nil && (f >= 1<<63 || f < -(1<<63)) {
+		return errors.New("value out of range")
+	}
+	return nil
 }
 
 // coerce turns a command-line string into the JSON value the schema wants.

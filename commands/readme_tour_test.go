@@ -79,6 +79,15 @@ func TestReadmeTourRuns(t *testing.T) {
 	}
 	env = append(env, "HOME="+home, "OPENCLAW_GATEWAY_PORT="+strconv.Itoa(port))
 
+	// As root Chromium needs its sandbox off, and doctor says so (exit 1)
+	// until browser.noSandbox is set: the README tells root users to set it.
+	if os.Geteuid() == 0 {
+		cmd := exec.Command("openclaw", "config", "set", "browser.noSandbox", "true")
+		cmd.Dir, cmd.Env = home, env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("config set browser.noSandbox: %v\n%s", err, out)
+		}
+	}
 	for _, line := range tourLines(t) {
 		reason, pending := tourPending[line]
 		if strings.HasPrefix(line, "openclaw serve") {

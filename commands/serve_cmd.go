@@ -15,7 +15,7 @@ import (
 
 func serveFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.IntFlag{Name: "port", Usage: "listen on `PORT` (default gateway.port, OPENCLAW_GATEWAY_PORT, 18789; 19001 with --dev)"},
+		&cli.IntFlag{Name: "port", Usage: "listen on `PORT` (default OPENCLAW_GATEWAY_PORT, gateway.port, 18789; 19001 with --dev; with --profile NAME one derived from NAME: `openclaw --profile NAME config get gateway.port` prints it)"},
 		&cli.StringFlag{Name: "bind", Usage: "loopback|lan|custom (default gateway.bind, loopback)"},
 		&cli.StringFlag{Name: "host", Usage: "address to bind with --bind custom (gateway.customBindHost)"},
 		&cli.StringFlag{Name: "auth", Usage: "none|token|password (default gateway.auth.mode)"},
@@ -94,7 +94,7 @@ func (r *runtime) serve(c *cli.Context) error {
 		return err
 	}
 	if r.io.errTTY {
-		fmt.Fprint(r.stderr, connectHint(srv, opts))
+		fmt.Fprint(r.stderr, connectHint(srv, opts, r.profileFlags()))
 	}
 
 	// SIGHUP (terminal closed, SSH dropped) stops like SIGTERM: drain,
@@ -131,18 +131,18 @@ func firstNonEmpty(vals ...string) string {
 // connectHint tells a person at a terminal how to reach the gateway they
 // just started. The secret itself is never printed (terminals are
 // recorded and screen-shared): it says where it is.
-func connectHint(srv *gateway.Server, opts gateway.Options) string {
+func connectHint(srv *gateway.Server, opts gateway.Options, profile string) string {
 	url := "ws://" + srv.Addr()
 	var b strings.Builder
 	fmt.Fprintf(&b, "Gateway ready on %s.\n", url)
 	switch srv.AuthMode() {
 	case gateway.AuthNone:
-		fmt.Fprintf(&b, "  Connect:   openclaw health --url %s   (auth none: loopback only)\n", url)
+		fmt.Fprintf(&b, "  Connect:   openclaw %shealth --url %s   (auth none: loopback only)\n", profile, url)
 		return b.String()
 	case gateway.AuthPassword:
-		fmt.Fprintf(&b, "  Connect:   openclaw health --url %s --password <password>\n", url)
+		fmt.Fprintf(&b, "  Connect:   openclaw %shealth --url %s --password <password>\n", profile, url)
 	default:
-		fmt.Fprintf(&b, "  Connect:   openclaw health --url %s --token <token>\n", url)
+		fmt.Fprintf(&b, "  Connect:   openclaw %shealth --url %s --token <token>\n", profile, url)
 	}
 	where := "the --token/--password given to serve (or OPENCLAW_GATEWAY_TOKEN/_PASSWORD)"
 	if opts.Token == "" && opts.Password == "" {

@@ -2,6 +2,7 @@ package commands
 
 import (
 	"fmt"
+	"github.com/openclaw-go/openclaw/config"
 	"io"
 	"strings"
 
@@ -72,6 +73,9 @@ func (r *runtime) toolsCommand() *cli.Command {
 					}
 					env.Warn = nil
 					env.Subject.AgentID = c.String("agent")
+					if id := c.String("agent"); id != "" && !agentConfigured(env.Config, id) {
+						fmt.Fprintf(r.stderr, "note: agent %q is not in agents.list: this is the tool set of the defaults (tools.*) alone\n", id)
+					}
 					if p := c.String("provider"); p != "" {
 						prov, model, _ := strings.Cut(p, "/")
 						env.Subject.Provider, env.Subject.Model = prov, model
@@ -87,6 +91,24 @@ func (r *runtime) toolsCommand() *cli.Command {
 			},
 		},
 	}
+}
+
+// agentConfigured reports whether id names an agents.list entry, or is the
+// default agent that exists without one.
+func agentConfigured(cfg *config.Config, id string) bool {
+	if id == tools.DefaultAgentID(cfg) {
+		return true
+	}
+	var list []struct {
+		ID string `json:"id"`
+	}
+	_ = cfg.Decode("agents.list", &list)
+	for _, a := range list {
+		if a.ID == id {
+			return true
+		}
+	}
+	return false
 }
 
 func nonNil(s []string) []string {

@@ -69,6 +69,15 @@ func TestTTYRendersHumanOutput(t *testing.T) {
 	if !strings.Contains(table, "tool") || !strings.Contains(table, "group:fs") || strings.Contains(table, "TOOL") || strings.Contains(table, "{") {
 		t.Errorf("tty tools list: want a borderless table with lower-case header, got:\n%s", table)
 	}
+	// A tool without a renderer of its own shows its text; a text that is
+	// a JSON object (browser status) as key: value lines.
+	if got := run(true, "browser", "status"); !strings.Contains(got, "\nrunning: false\n") || strings.Contains(got, `\"`) ||
+		strings.Contains(got, `"content"`) {
+		t.Errorf("tty browser status: want key: value lines, got:\n%s", got)
+	}
+	if got := run(true, "approvals", "get"); !strings.HasPrefix(got, "Approvals file: ") || strings.Contains(got, "{") {
+		t.Errorf("tty approvals get: want text, got:\n%s", got)
+	}
 }
 
 // Colour: on a terminal by default; never with NO_COLOR, --no-color or

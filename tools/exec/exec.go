@@ -33,10 +33,11 @@ func init() {
 	tools.Register(&tools.Action{
 		Tool:    "exec",
 		Summary: "Run a shell command (own process group; timeout, output caps, optional PTY or background session)",
-		Description: "Runs `$SHELL -c COMMAND` in the workspace. Output is capped (200000 bytes kept, the tail) " +
+		Description: "Runs `$SHELL -c COMMAND` in the workspace (created on the gateway if missing; a local run " +
+			"without one uses the current directory). Output is capped (200000 bytes kept, the tail) " +
 			"and the whole process group is killed on timeout (default 1800 s), Ctrl-C or kill. " +
-			"With --background or after --yield-ms the command continues in the gateway (`openclaw serve`) " +
-			"and `openclaw process` follows it.",
+			"With --background --remote or after --yield-ms --remote the command continues in the gateway " +
+			"(`openclaw serve`), where background sessions live, and `openclaw process` follows it.",
 		Examples: []string{
 			"openclaw exec --command 'echo hi'",
 			`openclaw exec --params '{"command":"sleep 5","timeout":1}'`,
@@ -101,14 +102,16 @@ func runExec(ctx context.Context, env *tools.Env, p execParams) (any, error) {
 	}
 
 	// Background needs the gateway's session registry; in the CLI without
-	// one, an explicit background request fails (exit 5) and the default
-	// yield does not apply: the command simply runs to the end.
+	// one, an explicit background request fails (exit 2: it is the route,
+	// not the gateway, that is missing; a gateway may well be running) and
+	// the default yield does not apply: the command simply runs to the end.
 	var reg *registry
 	if svc, err := env.Service(serviceName, "background exec"); err == nil {
 		reg, _ = svc.(*registry)
 	} else if p.Background || p.YieldMs != nil {
-		return nil, tools.Errorf(tools.CodeUnreachable,
-			"background exec needs a running gateway: start it with `openclaw serve` (then run with --remote)")
+		return nil, tools.Errorf(tools.CodeUsage,
+			"background sessions live on the gateway, and this exec runs in this process: add --remote "+
+				"(with a gateway running: `openclaw serve`)")
 	}
 	yield := time.Duration(-1)
 	if reg != nil {

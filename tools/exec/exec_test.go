@@ -217,12 +217,15 @@ func TestExecPTY(t *testing.T) {
 	}
 }
 
-// Without a gateway there is nowhere to keep a background command.
+// Without a gateway there is nowhere to keep a background command: the
+// error says where sessions live and what to add (--remote), not that no
+// gateway runs (one may; issue 18 item 10), and it is a usage error.
 func TestExecBackgroundNeedsGateway(t *testing.T) {
 	env := localEnv(t)
 	for _, p := range []string{`{"command":"true","background":true}`, `{"command":"true","yieldMs":50}`} {
 		_, err := invoke(t, env, p)
-		if code(err) != tools.CodeUnreachable || !strings.Contains(err.Error(), "openclaw serve") {
+		if code(err) != tools.CodeUsage || !strings.Contains(err.Error(), "live on the gateway") ||
+			!strings.Contains(err.Error(), "add --remote") {
 			t.Fatalf("%s: %v", p, err)
 		}
 	}

@@ -37,7 +37,7 @@ type execParams struct {
 const execSchema = `{"type":"object","properties":{
 	"command":{"type":"string","description":"Shell command to run"},
 	"workdir":{"type":"string","description":"Working directory (default: the workspace)"},
-	"env":{"type":"object","additionalProperties":{"type":"string"},"description":"Environment overrides (PATH, LD_*, DYLD_* and loader variables are refused)"},
+	"env":{"type":"object","additionalProperties":{"type":"string"},"description":"Environment overrides (refused: PATH; loader variables LD_*, DYLD_*, GCONV_PATH; exported bash functions BASH_FUNC_*; shell start-up variables such as BASH_ENV, ENV, SHELLOPTS, BASHOPTS, PS0-PS4, PROMPT_COMMAND, IFS; interpreter start-up variables such as NODE_OPTIONS, PYTHONPATH, PERL5OPT, RUBYOPT, JAVA_TOOL_OPTIONS)"},
 	"yieldMs":{"type":"number","minimum":0,"description":"Milliseconds before the command continues in the background (default 10000, needs a gateway)"},
 	"background":{"type":"boolean","description":"Run in the background at once (needs a gateway)"},
 	"timeout":{"type":"number","minimum":0,"description":"Seconds before the process group is killed (default 1800; 0 disables)"},
@@ -93,14 +93,9 @@ func childEnv(over map[string]string) []string {
 // resolveWorkdir returns the directory to run in and a warning when the
 // requested one is unavailable (spec: warn and fall back, never fail).
 func resolveWorkdir(env *tools.Env, wd string) (string, string) {
-	def := env.WorkspaceDir()
-	if st, err := os.Stat(def); err != nil || !st.IsDir() {
-		if cwd, err := os.Getwd(); err == nil {
-			def = cwd
-		}
-	}
+	def, warn := workspaceDir(env)
 	if wd == "" {
-		return def, ""
+		return def, warn
 	}
 	p := wd
 	if !filepath.IsAbs(p) {
@@ -110,6 +105,34 @@ func resolveWorkdir(env *tools.Env, wd string) (string, string) {
 		return p, ""
 	}
 	return def, fmt.Sprintf("Warning: workdir %q is unavailable; using %q.", wd, def)
+}
+
+// workspaceDir is where a command runs when it names no workdir: the
+// agent's workspace. On the gateway a missing workspace is created (0700),
+// as the original does, rather than running in whatever directory the
+// gateway was started from; if it cannot be, the result says where the
+// command ran instead. A CLI run without a workspace uses the current
+// directory, as a shell would.
+func workspaceDir(env *tools.Env) (string, string) {
+	def := env.WorkspaceDir()
+	if st, err := os.Stat(def); err == nil && st.IsDir() {
+		return def, ""
+	}
+	_, onGateway := env.Services[serviceName]
+	var mkErr error
+	if onGateway {
+		if mkErr = os.MkdirAll(def, 0o700); mkErr == nil {
+			return def, ""
+		}
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return def, ""
+	}
+	if onGateway {
+		return cwd, fmt.Sprintf("Warning: workspace %q is unavailable (%v); running in %q.", def, mkErr, cwd)
+	}
+	return cwd, ""
 }
 
 // checkHost refuses hosts this build cannot run on: never silently on the

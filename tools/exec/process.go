@@ -27,10 +27,14 @@ func init() {
 		if strings.Contains(props, `"sessionId"`) {
 			args = []string{"sessionId"}
 		}
+		render := renderExec
+		if verb == "list" {
+			render = renderProcessList
+		}
 		tools.Register(&tools.Action{
 			Tool: "process", Verb: verb, Summary: summary, Scope: tools.ScopeWrite, Where: tools.Gateway, Args: args,
 			Schema: `{"type":"object","properties":{` + props + `},"required":` + req + `}`,
-			Run:    run, Render: renderExec,
+			Run:    run, Render: render,
 		})
 	}
 	reg("list", "List running and recent background exec sessions of this agent", ``, nil, tools.Typed(processList))

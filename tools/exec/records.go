@@ -115,7 +115,7 @@ func (r *registry) recover() {
 		r.mu.Lock()
 		s.id = rec.ID
 		if _, dup := r.sessions[s.id]; dup || s.id == "" {
-			s.id = slug()
+			s.id = r.freshName()
 		}
 		r.sessions[s.id] = s
 		r.mu.Unlock()

@@ -3,7 +3,6 @@ package exectool
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"sort"
 	"sync"
 	"time"
@@ -60,6 +59,7 @@ type registry struct {
 
 	mu       sync.Mutex
 	sessions map[string]*session
+	names    names // session ids issued so far (names.go)
 	closed   bool
 	sweeper  sync.WaitGroup
 }
@@ -121,13 +121,7 @@ func (r *registry) add(s *session) error {
 		r.mu.Unlock()
 		return tools.Errorf(tools.CodeUnreachable, "gateway is shutting down: no new commands")
 	}
-	for {
-		id := slug()
-		if _, dup := r.sessions[id]; !dup {
-			s.id = id
-			break
-		}
-	}
+	s.id = r.freshName()
 	r.sessions[s.id] = s
 	r.mu.Unlock()
 	r.persist()
@@ -202,21 +196,4 @@ func (r *registry) sweep(now time.Time) {
 		total -= done[0].size
 		done = done[1:]
 	}
-}
-
-var (
-	adjectives = []string{"amber", "brave", "calm", "crisp", "eager", "fast", "gentle", "keen", "lucky", "mellow",
-		"neat", "quiet", "rapid", "sharp", "swift", "tidy", "vivid", "warm", "wild", "young"}
-	nouns = []string{"bay", "cloud", "cove", "dune", "ember", "fern", "glade", "harbor", "lake", "meadow",
-		"orbit", "pine", "reef", "river", "shell", "stone", "tide", "trail", "wave", "willow"}
-)
-
-// slug is a short human id such as "neat-cloud" (a suffix keeps it unique
-// when the registry is busy).
-func slug() string {
-	s := adjectives[rand.IntN(len(adjectives))] + "-" + nouns[rand.IntN(len(nouns))]
-	if rand.IntN(4) == 0 {
-		s += "-" + string(rune('a'+rand.IntN(26))) + string(rune('a'+rand.IntN(26)))
-	}
-	return s
 }

@@ -83,14 +83,22 @@ func run(ctx context.Context, env *tools.Env, p params) (any, error) {
 	if m := strings.TrimSpace(p.Model); m != "" {
 		models = []string{m}
 	}
-	if len(models) == 0 {
-		return nil, tools.Errorf(tools.CodeFailed,
-			"image: no image model is configured: set agents.defaults.imageModel to provider/model "+
-				"(a vision model of a provider under models.providers.<id> {baseUrl, apiKey, api})")
-	}
 	maxMb := float64(env.Config.Int("agents.defaults.mediaMaxMb", defaultMaxBytesMb))
 	if p.MaxBytesMb != nil {
 		maxMb = *p.MaxBytesMb
+	}
+	if len(models) == 0 {
+		// A missing or unreadable local file is the first thing to fix: say
+		// so rather than only that no model is set (URLs are not fetched for
+		// nothing).
+		if l := strings.ToLower(ref); !strings.HasPrefix(l, "http://") && !strings.HasPrefix(l, "https://") {
+			if _, _, err := load(ctx, env, ref, int64(maxMb*1024*1024)); err != nil {
+				return nil, err
+			}
+		}
+		return nil, tools.Errorf(tools.CodeFailed,
+			"image: no image model is configured: set agents.defaults.imageModel to provider/model "+
+				"(a vision model of a provider under models.providers.<id> {baseUrl, apiKey, api})")
 	}
 	data, mime, err := load(ctx, env, ref, int64(maxMb*1024*1024))
 	if err != nil {
