@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -41,6 +42,9 @@ func scriptParams(dir string) testscript.Params {
 			e.Setenv("HOME", e.WorkDir)
 			e.Setenv("OPENCLAW_STATE_DIR", filepath.Join(e.WorkDir, ".openclaw"))
 			e.Setenv("NO_COLOR", "1")
+			// Under -race every child process sleeps 1 s at exit unless
+			// told otherwise; scripts run the binary hundreds of times.
+			e.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 			return nil
 		},
 	}
