@@ -67,8 +67,17 @@ func TestGatewayExecMemoryBounded(t *testing.T) {
 	if n := gjson.Get(list, `details.sessions.#(sessionId=="`+sid+`").status`).String(); n != "completed" {
 		t.Fatalf("background session: %s", list)
 	}
-	if peak := vmHWM(t, g.cmd.Process.Pid); peak >= 100*1000 {
-		t.Fatalf("gateway peak RSS %d kB, want under 100 MB", peak)
+	// The bound is for the real binary. Under -race the gateway is the
+	// race-instrumented test binary, whose shadow memory costs several
+	// times its heap (this test measured 101 MB there against 34 MB
+	// without), so the bound scales; a flood (unbounded output) still
+	// blows through either.
+	limit := int64(100 * 1000)
+	if raceEnabled {
+		limit *= 4
+	}
+	if peak := vmHWM(t, g.cmd.Process.Pid); peak >= limit {
+		t.Fatalf("gateway peak RSS %d kB, want under %d MB", peak, limit/1000)
 	} else {
 		t.Logf("gateway peak RSS (VmHWM) %d kB", peak)
 	}
