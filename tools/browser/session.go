@@ -228,5 +228,28 @@ func (s *session) closeTab(ctx context.Context, id proto.TargetTargetID) error {
 	if _, err := (proto.TargetCloseTarget{TargetID: id}).Call(s.b.Context(cctx)); err != nil {
 		return tools.Errorf(tools.CodeFailed, "close tab %s: %v", id, err)
 	}
-	return nil
+	// Target.closeTarget answers before the page is gone from the target
+	// list; wait for that, so a tab listing right after a close (this
+	// process or the next) never shows the closed tab.
+	for {
+		res, err := proto.TargetGetTargets{}.Call(s.b.Context(cctx))
+		if err != nil {
+			return nil // closed; the listing is the next call's business
+		}
+		listed := false
+		for _, t := range res.TargetInfos {
+			if t.TargetID == id {
+				listed = true
+				break
+			}
+		}
+		if !listed {
+			return nil
+		}
+		select {
+		case <-cctx.Done():
+			return nil
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
 }
