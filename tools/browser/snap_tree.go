@@ -31,10 +31,11 @@ var blockTags = sync.OnceValue(func() map[string]bool {
 
 // hiddenReasons are Chromium's reasons for an ignored node that mean the
 // element is not rendered for the user (the others, such as "uninteresting"
-// or "labelFor", leave a visible element the snapshot still shows).
+// or "labelFor", leave a visible element the snapshot still shows; so does
+// aria-hidden, which the original shows when the element is visible).
 var hiddenReasons = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{"notRendered": true, "notVisible": true, "inertElement": true, "inertSubtree": true,
-		"ariaHiddenElement": true, "ariaHiddenSubtree": true, "activeModalDialog": true}
+		"activeModalDialog": true}
 }) // built on first use, not in every process's init
 
 // nameFromContentRoles take their accessible name from their content when
@@ -47,6 +48,30 @@ var nameFromContentRoles = sync.OnceValue(func() map[string]bool {
 	}
 	return m
 }) // built on first use, not in every process's init
+
+// namelessRoles take no accessible name (accname: naming prohibited).
+var namelessRoles = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, r := range strings.Fields(`caption code definition deletion emphasis generic insertion mark paragraph
+		presentation strong subscript suggestion superscript term time`) {
+		m[r] = true
+	}
+	return m
+}) // built on first use, not in every process's init
+
+// nameSource is the kind of source Chromium took the name from
+// ("contents", "attribute", "relatedElement", ...).
+func nameSource(ax *proto.AccessibilityAXNode) string {
+	if ax.Name == nil {
+		return ""
+	}
+	for _, s := range ax.Name.Sources {
+		if s.Value != nil && !s.Superseded {
+			return string(s.Type)
+		}
+	}
+	return ""
+}
 
 // expandedRoles are the roles the original prints [expanded] for.
 var expandedRoles = sync.OnceValue(func() map[string]bool {
@@ -67,6 +92,11 @@ func ariaRole(ax *proto.AccessibilityAXNode, di *domInfo, name string) string {
 		for _, r := range ax.IgnoredReasons {
 			if r.Name == "presentationalRole" {
 				return ""
+			}
+		}
+		for _, r := range ax.IgnoredReasons {
+			if r.Name == "ariaHiddenElement" || r.Name == "ariaHiddenSubtree" {
+				return tagRole(di) // Chromium drops the role of what it hides
 			}
 		}
 		switch di.tag { // table sections Chromium leaves out of its tree
@@ -126,29 +156,25 @@ func axProp(ax *proto.AccessibilityAXNode, name string) string {
 type treeBuilder struct {
 	doc     *frameDoc
 	ax      map[proto.DOMBackendNodeID]*proto.AccessibilityAXNode
+	byAXID  map[proto.AccessibilityAXNodeID]*proto.AccessibilityAXNode
 	ids     map[string]proto.DOMBackendNodeID // element ids, for aria-labelledby
 	iframes *[]*node
-	seen    map[proto.DOMBackendNodeID]bool // shown, memoized
 }
 
-// shown says whether a node is rendered. Chromium's tree leaves out some
-// uninteresting elements (custom-element hosts); such an element counts as
-// rendered when something inside it is.
+// shown says whether an element is rendered. Chromium's tree leaves out
+// some uninteresting elements (custom-element hosts) as well as unrendered
+// ones; a left-out element counts as rendered when a node right inside it
+// is in the tree and rendered.
 func (b *treeBuilder) shown(id proto.DOMBackendNodeID) bool {
 	if ax := b.ax[id]; ax != nil {
 		return !axHidden(ax)
 	}
-	if v, ok := b.seen[id]; ok {
-		return v
-	}
-	b.seen[id] = false
 	di := b.doc.idx[id]
 	if di == nil || di.typ != 1 {
 		return false
 	}
 	for _, k := range di.kids {
-		if b.shown(k) {
-			b.seen[id] = true
+		if ax := b.ax[k]; ax != nil && !axHidden(ax) {
 			return true
 		}
 	}
@@ -159,8 +185,9 @@ func (b *treeBuilder) shown(id proto.DOMBackendNodeID) bool {
 // root's focus (RootWebArea focused) giving the body its [active].
 func buildDocTree(doc *frameDoc, axNodes []*proto.AccessibilityAXNode, body proto.DOMBackendNodeID, iframes *[]*node) []*node {
 	b := &treeBuilder{doc: doc, ax: make(map[proto.DOMBackendNodeID]*proto.AccessibilityAXNode, len(axNodes)),
-		ids: map[string]proto.DOMBackendNodeID{}, iframes: iframes, seen: map[proto.DOMBackendNodeID]bool{}}
+		ids: map[string]proto.DOMBackendNodeID{}, iframes: iframes}
 	active := false
+	b.byAXID = axByID(axNodes)
 	for _, n := range axNodes {
 		if n.BackendDOMNodeID != 0 {
 			b.ax[n.BackendDOMNodeID] = n
@@ -207,6 +234,9 @@ func (b *treeBuilder) visit(parent *node, id proto.DOMBackendNodeID, visible boo
 		return
 	}
 	if di.typ == 3 {
+		if ax := b.ax[id]; ax != nil {
+			visible = !axHidden(ax)
+		}
 		if visible && di.text != "" && parent.Role != "textbox" {
 			parent.Children = append(parent.Children, &node{Role: "text", Name: di.text})
 		}
@@ -235,8 +265,21 @@ func (b *treeBuilder) process(n *node, id proto.DOMBackendNodeID, visible bool) 
 	if block {
 		n.Children = append(n.Children, &node{Role: "text", Name: " "})
 	}
+	if visible {
+		b.pseudoText(n, di.before)
+	}
+	gaps := b.whitespace(id)
 	for _, k := range di.kids {
+		if g, ok := gaps[k]; ok && visible {
+			n.Children = append(n.Children, &node{Role: "text", Name: g})
+		}
 		b.visit(n, k, visible)
+	}
+	if g, ok := gaps[0]; ok && visible {
+		n.Children = append(n.Children, &node{Role: "text", Name: g})
+	}
+	if visible {
+		b.pseudoText(n, di.after)
 	}
 	if block {
 		n.Children = append(n.Children, &node{Role: "text", Name: " "})
@@ -258,6 +301,98 @@ func (b *treeBuilder) process(n *node, id proto.DOMBackendNodeID, visible bool) 
 	}
 }
 
+// whitespace finds the rendered whitespace between an element's children:
+// the DevTools DOM leaves whitespace-only text nodes out, Chromium's tree
+// keeps the rendered ones. It maps the child each one precedes (0 = the
+// end) to its text.
+func (b *treeBuilder) whitespace(id proto.DOMBackendNodeID) map[proto.DOMBackendNodeID]string {
+	ax := b.ax[id]
+	if ax == nil {
+		return nil
+	}
+	var gaps map[proto.DOMBackendNodeID]string
+	pending := ""
+	for _, c := range ax.ChildIDs {
+		ch := b.byAXID[c]
+		if ch == nil {
+			continue
+		}
+		if ch.BackendDOMNodeID != 0 && b.doc.idx[ch.BackendDOMNodeID] == nil && axStr(ch.Role) == "StaticText" {
+			pending += axStr(ch.Name)
+			continue
+		}
+		if pending != "" && ch.BackendDOMNodeID != 0 {
+			if k := b.childOf(id, ch.BackendDOMNodeID); k != 0 {
+				if gaps == nil {
+					gaps = map[proto.DOMBackendNodeID]string{}
+				}
+				gaps[k] += pending
+			}
+			pending = ""
+		}
+	}
+	if pending != "" {
+		if gaps == nil {
+			gaps = map[proto.DOMBackendNodeID]string{}
+		}
+		gaps[0] = pending
+	}
+	return gaps
+}
+
+// childOf returns the child of element id (its light child or a child of
+// its shadow root) that holds the node x, or 0. (Chromium's tree skips the
+// elements it finds uninteresting, so a child there may be a grandchild.)
+func (b *treeBuilder) childOf(id, x proto.DOMBackendNodeID) proto.DOMBackendNodeID {
+	for i := 0; x != 0 && i < 1000; i++ {
+		di := b.doc.idx[x]
+		if di == nil {
+			return 0
+		}
+		p := di.parent
+		if p == id {
+			return x
+		}
+		if pd := b.doc.idx[p]; pd != nil && pd.typ == 11 && pd.parent == id {
+			return x
+		}
+		x = p
+	}
+	return 0
+}
+
+// pseudoText adds the text a ::before or ::after pseudo-element generates
+// (Chromium's tree holds it under the pseudo-element's node), spaced when
+// the pseudo-element is a box of its own rather than inline.
+func (b *treeBuilder) pseudoText(n *node, id proto.DOMBackendNodeID) {
+	ax := b.ax[id]
+	if id == 0 || ax == nil || axHidden(ax) {
+		return
+	}
+	var t strings.Builder
+	var walk func(a *proto.AccessibilityAXNode)
+	walk = func(a *proto.AccessibilityAXNode) {
+		if axStr(a.Role) == "StaticText" {
+			t.WriteString(axStr(a.Name))
+			return
+		}
+		for _, c := range a.ChildIDs {
+			if ch := b.byAXID[c]; ch != nil {
+				walk(ch)
+			}
+		}
+	}
+	walk(ax)
+	text := t.String()
+	if text == "" {
+		return
+	}
+	if !ax.Ignored { // a generic box: display other than inline
+		text = " " + text + " "
+	}
+	n.Children = append(n.Children, &node{Role: "text", Name: text})
+}
+
 // toNode makes the node of a rendered element, or nil when it has none.
 func (b *treeBuilder) toNode(id proto.DOMBackendNodeID, di *domInfo, ax *proto.AccessibilityAXNode) *node {
 	if di.tag == "iframe" || di.tag == "frame" {
@@ -276,6 +411,10 @@ func (b *treeBuilder) toNode(id proto.DOMBackendNodeID, di *domInfo, ax *proto.A
 	if role == "" {
 		return nil
 	}
+	fromContent := nameSource(ax) == "contents"
+	if di.tag != "summary" && (namelessRoles()[role] || (fromContent && !nameFromContentRoles()[role])) {
+		name = "" // accname: these roles take no name, or none from their content
+	}
 	if role == "generic" && !blockTags()[di.tag] && di.onlyText {
 		return nil // an inline wrapper of one text: the text goes to the parent
 	}
@@ -284,7 +423,8 @@ func (b *treeBuilder) toNode(id proto.DOMBackendNodeID, di *domInfo, ax *proto.A
 		b.states(n, ax, di)
 	}
 	if name != "" {
-		n.contrib, n.fromContent = b.nameSources(role, di)
+		n.contrib = b.nameSources(di)
+		n.fromContent = fromContent && di.tag != "input"
 	}
 	if di.tag == "textarea" || (di.tag == "input" && !map[string]bool{"checkbox": true, "radio": true, "file": true}[strings.ToLower(di.attrs["type"])]) {
 		v := axStr(ax.Value)
@@ -346,8 +486,8 @@ func (b *treeBuilder) states(n *node, ax *proto.AccessibilityAXNode, di *domInfo
 
 // nameSources returns the elements whose text made the node's name when
 // they are elements of its own (aria-labelledby, a table's caption, a
-// fieldset's legend), or fromContent when the name is the node's content.
-func (b *treeBuilder) nameSources(role string, di *domInfo) ([]proto.DOMBackendNodeID, bool) {
+// fieldset's legend).
+func (b *treeBuilder) nameSources(di *domInfo) []proto.DOMBackendNodeID {
 	if lb := strings.Fields(di.attrs["aria-labelledby"]); len(lb) > 0 {
 		var out []proto.DOMBackendNodeID
 		for _, id := range lb {
@@ -355,21 +495,21 @@ func (b *treeBuilder) nameSources(role string, di *domInfo) ([]proto.DOMBackendN
 				out = append(out, e)
 			}
 		}
-		return out, false
+		return out
 	}
 	if strings.TrimSpace(di.attrs["aria-label"]) != "" {
-		return nil, false
+		return nil
 	}
 	want := map[string]string{"table": "caption", "fieldset": "legend"}[di.tag]
 	if want != "" {
 		for _, k := range di.kids {
 			if kd := b.doc.idx[k]; kd != nil && kd.tag == want {
-				return []proto.DOMBackendNodeID{k}, false
+				return []proto.DOMBackendNodeID{k}
 			}
 		}
-		return nil, false
+		return nil
 	}
-	return nil, nameFromContentRoles()[role] && di.tag != "input"
+	return nil
 }
 
 // distill applies the original's clean-up to n's subtree (children first)
@@ -504,4 +644,64 @@ func allElements(ns []*node) bool {
 		}
 	}
 	return true
+}
+
+// tagRole is the ARIA role of an element by its markup alone (ARIA in
+// HTML, the common elements), for elements Chromium's tree keeps no role
+// for (aria-hidden ones the original still shows).
+func tagRole(di *domInfo) string {
+	if r := strings.Fields(di.attrs["role"]); len(r) > 0 {
+		if r[0] == "none" || r[0] == "presentation" {
+			return ""
+		}
+		return r[0]
+	}
+	switch di.tag {
+	case "a", "area":
+		if _, ok := di.attrs["href"]; ok {
+			return "link"
+		}
+	case "input":
+		switch strings.ToLower(di.attrs["type"]) {
+		case "button", "submit", "reset", "image":
+			return "button"
+		case "checkbox":
+			return "checkbox"
+		case "radio":
+			return "radio"
+		case "range":
+			return "slider"
+		case "number":
+			return "spinbutton"
+		case "search":
+			return "searchbox"
+		case "hidden", "file", "color", "date", "datetime-local", "month", "time", "week":
+			return "generic"
+		}
+		return "textbox"
+	case "h1", "h2", "h3", "h4", "h5", "h6":
+		return "heading"
+	case "img":
+		if di.attrs["alt"] == "" {
+			if _, ok := di.attrs["alt"]; ok {
+				return ""
+			}
+		}
+		return "img"
+	case "select":
+		if _, multi := di.attrs["multiple"]; multi {
+			return "listbox"
+		}
+		return "combobox"
+	case "thead", "tbody", "tfoot":
+		return "rowgroup"
+	}
+	if r, ok := map[string]string{"button": "button", "p": "paragraph", "ul": "list", "ol": "list", "menu": "list", "li": "listitem",
+		"textarea": "textbox", "nav": "navigation", "main": "main", "table": "table", "tr": "row", "td": "cell", "th": "columnheader",
+		"article": "article", "aside": "complementary", "hr": "separator", "dt": "term", "dd": "definition", "strong": "strong",
+		"em": "emphasis", "code": "code", "blockquote": "blockquote", "figure": "figure", "option": "option", "progress": "progressbar",
+		"dialog": "dialog", "fieldset": "group", "details": "group", "caption": "caption", "output": "status"}[di.tag]; ok {
+		return r
+	}
+	return "generic"
 }

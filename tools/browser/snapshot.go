@@ -39,6 +39,8 @@ type domInfo struct {
 	kids     []proto.DOMBackendNodeID
 	onlyText bool                   // exactly one light child, a text node
 	content  proto.DOMBackendNodeID // frame owners: their in-process document
+	before   proto.DOMBackendNodeID // its ::before pseudo-element (generated text)
+	after    proto.DOMBackendNodeID // its ::after pseudo-element
 	body     proto.DOMBackendNodeID // documents: their <body>
 }
 
@@ -89,6 +91,14 @@ func domIndex(pg *rod.Page) (map[proto.DOMBackendNodeID]*domInfo, error) {
 		}
 		if n.ContentDocument != nil {
 			di.content = n.ContentDocument.BackendNodeID
+		}
+		for _, p := range n.PseudoElements {
+			switch p.PseudoType {
+			case proto.DOMPseudoTypeBefore:
+				di.before = p.BackendNodeID
+			case proto.DOMPseudoTypeAfter:
+				di.after = p.BackendNodeID
+			}
 		}
 		if n.NodeType == 9 {
 			for _, h := range n.Children {
