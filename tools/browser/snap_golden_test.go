@@ -19,7 +19,7 @@ import (
 // differences kept on purpose that normalizeGolden lists.
 
 // goldenPages are the pages compared (iframe.html loads iframe-inner.html).
-var goldenPages = []string{"form", "shop", "radios", "iframe", "shadow", "list", "extras"}
+var goldenPages = []string{"form", "shop", "radios", "iframe", "shadow", "list", "extras", "mixed"}
 
 // knownDifferences are differences from the original not fixed yet, per
 // page: a line of the original (refs removed) and the line ours prints in

@@ -159,6 +159,44 @@ type treeBuilder struct {
 	byAXID  map[proto.AccessibilityAXNodeID]*proto.AccessibilityAXNode
 	ids     map[string]proto.DOMBackendNodeID // element ids, for aria-labelledby
 	iframes *[]*node
+	inPointer int // nodes with [cursor=pointer] being visited: their content prints none
+}
+
+// laidOut says whether addLayout answered for the document's session.
+func (b *treeBuilder) laidOut() bool { return b.doc.idx[0] != nil && b.doc.idx[0].layout }
+
+// isBlock says whether an element's text stays apart from its neighbours':
+// display other than inline (none and contents included, as the
+// original's test), or a <br>.
+func (b *treeBuilder) isBlock(di *domInfo) bool {
+	if di.tag == "br" {
+		return true
+	}
+	if !b.laidOut() {
+		return blockTags()[di.tag]
+	}
+	return !di.laidOut || di.display != "inline"
+}
+
+// isInline says whether an element is displayed inline.
+func (b *treeBuilder) isInline(di *domInfo) bool {
+	if !b.laidOut() {
+		return !blockTags()[di.tag]
+	}
+	return di.laidOut && di.display == "inline"
+}
+
+// pointer says whether a node prints [cursor=pointer]: its computed cursor
+// is pointer, its box has an area (the original gives no ref otherwise),
+// and no node around it already printed one. Links without layout data.
+func (b *treeBuilder) pointer(n *node, di *domInfo) bool {
+	if b.inPointer > 0 || !n.bindable {
+		return false
+	}
+	if !b.laidOut() {
+		return n.Role == "link"
+	}
+	return di.cursor == "pointer" && di.area
 }
 
 // shown says whether an element is rendered. Chromium's tree leaves out
@@ -252,6 +290,10 @@ func (b *treeBuilder) visit(parent *node, id proto.DOMBackendNodeID, visible boo
 		if n := b.toNode(id, di, ax); n != nil {
 			parent.Children = append(parent.Children, n)
 			target = n
+			if n.Cursor = b.pointer(n, di); n.Cursor {
+				b.inPointer++
+				defer func() { b.inPointer-- }()
+			}
 		}
 	}
 	b.process(target, id, vis)
@@ -261,7 +303,7 @@ func (b *treeBuilder) visit(parent *node, id proto.DOMBackendNodeID, visible boo
 // element puts around its text, then sets the props the original shows.
 func (b *treeBuilder) process(n *node, id proto.DOMBackendNodeID, visible bool) {
 	di := b.doc.idx[id]
-	block := blockTags()[di.tag]
+	block := b.isBlock(di)
 	if block {
 		n.Children = append(n.Children, &node{Role: "text", Name: " "})
 	}
@@ -289,7 +331,6 @@ func (b *treeBuilder) process(n *node, id proto.DOMBackendNodeID, visible bool) 
 	}
 	switch n.Role {
 	case "link":
-		n.Cursor = true
 		if href, ok := di.attrs["href"]; ok {
 			n.URL = href
 			n.hasURL = true
@@ -361,6 +402,22 @@ func (b *treeBuilder) childOf(id, x proto.DOMBackendNodeID) proto.DOMBackendNode
 	return 0
 }
 
+// textOf is the text content of a DOM subtree.
+func (b *treeBuilder) textOf(id proto.DOMBackendNodeID) string {
+	di := b.doc.idx[id]
+	if di == nil {
+		return ""
+	}
+	if di.typ == 3 {
+		return di.text
+	}
+	var t strings.Builder
+	for _, k := range di.kids {
+		t.WriteString(b.textOf(k))
+	}
+	return t.String()
+}
+
 // pseudoText adds the text a ::before or ::after pseudo-element generates
 // (Chromium's tree holds it under the pseudo-element's node), spaced when
 // the pseudo-element is a box of its own rather than inline.
@@ -411,11 +468,28 @@ func (b *treeBuilder) toNode(id proto.DOMBackendNodeID, di *domInfo, ax *proto.A
 	if role == "" {
 		return nil
 	}
+	if di.tag == "optgroup" {
+		if p := b.doc.idx[di.parent]; p != nil && p.tag == "select" {
+			if _, multi := p.attrs["multiple"]; !multi {
+				return nil // a drop-down's groups: its options show flat
+			}
+		}
+	}
+	var figcaption proto.DOMBackendNodeID
+	if role == "figure" && name == "" && di.attrs["aria-label"] == "" && di.attrs["aria-labelledby"] == "" {
+		// HTML-AAM names a figure by its caption; Chromium leaves it unnamed.
+		for _, k := range di.kids {
+			if kd := b.doc.idx[k]; kd != nil && kd.tag == "figcaption" {
+				figcaption, name = k, oneLine(b.textOf(k))
+				break
+			}
+		}
+	}
 	fromContent := nameSource(ax) == "contents"
 	if di.tag != "summary" && (namelessRoles()[role] || (fromContent && !nameFromContentRoles()[role])) {
 		name = "" // accname: these roles take no name, or none from their content
 	}
-	if role == "generic" && !blockTags()[di.tag] && di.onlyText {
+	if role == "generic" && b.isInline(di) && di.onlyText {
 		return nil // an inline wrapper of one text: the text goes to the parent
 	}
 	n := &node{Role: role, Name: name, back: id, doc: b.doc, bindable: role != "option" && di.attrs != nil}
@@ -424,6 +498,9 @@ func (b *treeBuilder) toNode(id proto.DOMBackendNodeID, di *domInfo, ax *proto.A
 	}
 	if name != "" {
 		n.contrib = b.nameSources(di)
+		if figcaption != 0 {
+			n.contrib = []proto.DOMBackendNodeID{figcaption}
+		}
 		n.fromContent = fromContent && di.tag != "input"
 	}
 	if di.tag == "textarea" || (di.tag == "input" && !map[string]bool{"checkbox": true, "radio": true, "file": true}[strings.ToLower(di.attrs["type"])]) {

@@ -41,6 +41,11 @@ type domInfo struct {
 	content  proto.DOMBackendNodeID // frame owners: their in-process document
 	before   proto.DOMBackendNodeID // its ::before pseudo-element (generated text)
 	after    proto.DOMBackendNodeID // its ::after pseudo-element
+	laidOut  bool                   // has a layout box (addLayout)
+	display  string                 // computed display, cursor (addLayout)
+	cursor   string
+	area     bool                   // its box has a width and a height
+	layout   bool                   // the main entry (idx[0]): addLayout answered
 	body     proto.DOMBackendNodeID // documents: their <body>
 }
 
@@ -124,6 +129,7 @@ func domIndex(pg *rod.Page) (map[proto.DOMBackendNodeID]*domInfo, error) {
 	}
 	walk(doc.Root, 0, doc.Root.BaseURL)
 	idx[0] = &domInfo{typ: -1, body: idx[doc.Root.BackendNodeID].body} // the session's main document
+	addLayout(pg, idx)
 	return idx, nil
 }
 
