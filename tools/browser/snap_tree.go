@@ -154,11 +154,11 @@ func axProp(ax *proto.AccessibilityAXNode, name string) string {
 
 // treeBuilder builds one document's nodes.
 type treeBuilder struct {
-	doc     *frameDoc
-	ax      map[proto.DOMBackendNodeID]*proto.AccessibilityAXNode
-	byAXID  map[proto.AccessibilityAXNodeID]*proto.AccessibilityAXNode
-	ids     map[string]proto.DOMBackendNodeID // element ids, for aria-labelledby
-	iframes *[]*node
+	doc       *frameDoc
+	ax        map[proto.DOMBackendNodeID]*proto.AccessibilityAXNode
+	byAXID    map[proto.AccessibilityAXNodeID]*proto.AccessibilityAXNode
+	ids       map[string]proto.DOMBackendNodeID // element ids, for aria-labelledby
+	iframes   *[]*node
 	inPointer int // nodes with [cursor=pointer] being visited: their content prints none
 }
 
