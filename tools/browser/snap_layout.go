@@ -5,15 +5,23 @@ import (
 	"github.com/go-rod/rod/lib/proto"
 )
 
+// captureLayout takes the page's layout snapshot (nil if it fails).
+func captureLayout(pg *rod.Page) *proto.DOMSnapshotCaptureSnapshotResult {
+	snap, err := proto.DOMSnapshotCaptureSnapshot{ComputedStyles: []string{"display", "cursor"}}.Call(pg)
+	if err != nil {
+		return nil
+	}
+	return snap
+}
+
 // addLayout records, for every element with a layout box, its computed
 // display and cursor and whether its box has an area, from one
 // DOMSnapshot call: the original decides by the computed display whether
 // an element's text runs into its neighbours', prints [cursor=pointer]
 // from the computed cursor, and gives no ref (so no cursor) to an element
 // without an area. Without the answer, the tag-based defaults apply.
-func addLayout(pg *rod.Page, idx map[proto.DOMBackendNodeID]*domInfo) {
-	snap, err := proto.DOMSnapshotCaptureSnapshot{ComputedStyles: []string{"display", "cursor"}}.Call(pg)
-	if err != nil {
+func addLayout(snap *proto.DOMSnapshotCaptureSnapshotResult, idx map[proto.DOMBackendNodeID]*domInfo) {
+	if snap == nil {
 		return
 	}
 	str := func(i proto.DOMSnapshotStringIndex) string {

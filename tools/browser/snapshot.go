@@ -52,9 +52,12 @@ type domInfo struct {
 // domIndex maps backend node ids to their nodes, from one DOM.getDocument
 // call that pierces open shadow roots and in-process frame documents.
 func domIndex(pg *rod.Page) (map[proto.DOMBackendNodeID]*domInfo, error) {
+	layout := make(chan *proto.DOMSnapshotCaptureSnapshotResult, 1)
+	go func() { layout <- captureLayout(pg) }() // in flight while the DOM is read
 	depth := -1
 	doc, err := proto.DOMGetDocument{Depth: &depth, Pierce: true}.Call(pg)
 	if err != nil {
+		<-layout
 		return nil, err
 	}
 	idx := map[proto.DOMBackendNodeID]*domInfo{}
@@ -129,7 +132,7 @@ func domIndex(pg *rod.Page) (map[proto.DOMBackendNodeID]*domInfo, error) {
 	}
 	walk(doc.Root, 0, doc.Root.BaseURL)
 	idx[0] = &domInfo{typ: -1, body: idx[doc.Root.BackendNodeID].body} // the session's main document
-	addLayout(pg, idx)
+	addLayout(<-layout, idx)
 	return idx, nil
 }
 
@@ -160,6 +163,13 @@ type frameDoc struct {
 	prefix string                              // ref prefix: "", "f13", "f13f4"
 	depth  int                                 // frame nesting
 	root   proto.DOMBackendNodeID              // its document node in idx (0: the session's main document)
+	ax     chan axTree                         // its accessibility tree when already requested
+}
+
+// axTree is an accessibility tree read ahead.
+type axTree struct {
+	res *proto.AccessibilityGetFullAXTreeResult
+	err error
 }
 
 // body is the document's <body>, where its tree starts.
@@ -189,11 +199,18 @@ func takeSnapshot(ctx context.Context, pg *rod.Page, wantAria bool, ariaLimit in
 		}
 		return c, nil
 	}
+	// The main frame's accessibility tree is read while the DOM is.
+	axc := make(chan axTree, 1)
+	go func() {
+		ax, err := proto.AccessibilityGetFullAXTree{}.Call(pg)
+		axc <- axTree{ax, err}
+	}()
 	idx, err := domIndex(pg)
 	if err != nil {
+		<-axc
 		return nil, tools.Errorf(tools.CodeFailed, "snapshot: DOM: %v", err)
 	}
-	c.main = &frameDoc{pg: pg, idx: idx}
+	c.main = &frameDoc{pg: pg, idx: idx, ax: axc}
 	nodes, err := c.snapFrame(ctx, c.main)
 	if err != nil {
 		return nil, err
@@ -213,7 +230,14 @@ func axByID(nodes []*proto.AccessibilityAXNode) map[proto.AccessibilityAXNodeID]
 // snapFrame builds one document's tree, binds its refs, then splices each
 // iframe's document under the iframe's node.
 func (c *capture) snapFrame(ctx context.Context, doc *frameDoc) ([]*node, error) {
-	ax, err := proto.AccessibilityGetFullAXTree{FrameID: doc.frame}.Call(doc.pg)
+	var ax *proto.AccessibilityGetFullAXTreeResult
+	var err error
+	if doc.ax != nil {
+		got := <-doc.ax
+		ax, err = got.res, got.err
+	} else {
+		ax, err = proto.AccessibilityGetFullAXTree{FrameID: doc.frame}.Call(doc.pg)
+	}
 	if err != nil {
 		return nil, tools.Errorf(tools.CodeFailed, "snapshot: accessibility tree: %v", err)
 	}
