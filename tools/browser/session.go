@@ -228,5 +228,26 @@ func (s *session) closeTab(ctx context.Context, id proto.TargetTargetID) error {
 	if _, err := (proto.TargetCloseTarget{TargetID: id}).Call(s.b.Context(cctx)); err != nil {
 		return tools.Errorf(tools.CodeFailed, "close tab %s: %v", id, err)
 	}
-	return nil
+	// The target goes away after the call answers: wait for it (briefly),
+	// so a tab list taken next no longer shows the closed tab.
+	for {
+		res, err := proto.TargetGetTargets{}.Call(s.b.Context(cctx))
+		if err != nil {
+			return nil
+		}
+		gone := true
+		for _, ti := range res.TargetInfos {
+			if ti.TargetID == id {
+				gone = false
+			}
+		}
+		if gone {
+			return nil
+		}
+		select {
+		case <-cctx.Done():
+			return nil
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
 }
