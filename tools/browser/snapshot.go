@@ -116,6 +116,9 @@ func domIndex(pg *rod.Page) (map[proto.DOMBackendNodeID]*domInfo, error) {
 							di.body = c.BackendNodeID
 						}
 					}
+					if di.body == 0 { // no <body> (an SVG or XML document): its root element
+						di.body = h.BackendNodeID
+					}
 				}
 			}
 		}
