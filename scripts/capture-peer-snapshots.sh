@@ -26,7 +26,7 @@ chromium=${CHROMIUM:-/usr/bin/chromium}
 ours=false
 if [ "${1:-}" = --ours ]; then ours=true; shift; fi
 pages=("$@")
-[ ${#pages[@]} -gt 0 ] || pages=(form shop radios iframe shadow list)
+[ ${#pages[@]} -gt 0 ] || pages=(form shop radios iframe shadow list extras mixed)
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 wait_ready() { # url seconds

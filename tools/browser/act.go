@@ -414,20 +414,27 @@ func press(pg *rod.Page, key string) error {
 	return nil
 }
 
+// fnSource turns what --fn accepts (a function source, an expression, or
+// a statement body with return) into a function source, so evaluate and
+// wait --fn read it the same way.
+func fnSource(fn string) string {
+	src := strings.TrimSpace(fn)
+	isFn := strings.HasPrefix(src, "function") || strings.HasPrefix(src, "async") || regexp.MustCompile(`^(\([^)]*\)|[A-Za-z_$][\w$]*)\s*=>`).MatchString(src)
+	if isFn {
+		return src
+	}
+	if strings.Contains(src, "return ") || strings.Contains(src, ";") {
+		return "async () => {" + src + "\n}"
+	}
+	return "() => (" + src + ")"
+}
+
 // evaluate runs fn in the page (or on the ref's element): a function
 // source, an expression, or a statement body with return.
 func evaluate(ctx context.Context, pg *rod.Page, ref, fn string, d time.Duration) (any, error) {
 	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
-	src := strings.TrimSpace(fn)
-	isFn := strings.HasPrefix(src, "function") || strings.HasPrefix(src, "async") || regexp.MustCompile(`^(\([^)]*\)|[A-Za-z_$][\w$]*)\s*=>`).MatchString(src)
-	if !isFn {
-		if strings.Contains(src, "return ") || strings.Contains(src, ";") {
-			src = "async () => {" + src + "\n}"
-		} else {
-			src = "() => (" + src + ")"
-		}
-	}
+	src := fnSource(fn)
 	var res *proto.RuntimeRemoteObject
 	var err error
 	if ref != "" {
@@ -484,7 +491,7 @@ func wait(ctx context.Context, conf *browserConf, pg *rod.Page, r actReq) error 
 		if conf.EvaluateEnabled != nil && !*conf.EvaluateEnabled {
 			return tools.Errorf(tools.CodeDenied, "wait --fn is disabled (browser.evaluateEnabled=false)")
 		}
-		conds = append(conds, cond{"fn", "async () => !!(await (" + r.Fn + ")())"})
+		conds = append(conds, cond{"fn", "async () => !!(await (" + fnSource(r.Fn) + ")())"})
 	}
 	if r.TimeMs <= 0 && len(conds) == 0 {
 		return tools.Errorf(tools.CodeInvalidParams, "act wait needs one of timeMs, text, textGone, selector, url, fn")

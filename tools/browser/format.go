@@ -21,10 +21,18 @@ type node struct {
 	Placeholder string
 	Value       string // textbox value, rendered inline
 	Children    []*node
-	back        proto.DOMBackendNodeID // the DOM node (the element the ref binds to)
-	doc         *frameDoc              // the document it belongs to
-	bindable    bool                   // gets a ref (elements, not options or text)
+	back        proto.DOMBackendNodeID   // the DOM node (the element the ref binds to)
+	doc         *frameDoc                // the document it belongs to
+	bindable    bool                     // gets a ref (elements, not options or text)
+	Active      bool                     // holds focus: [active]
+	hasURL      bool                     // a link with an href (even empty): /url:
+	contrib     []proto.DOMBackendNodeID // elements its name came from (aria-labelledby, caption, legend)
+	fromContent bool                     // its name is its content's text
+	repeated    bool                     // dropped for repeating its parent's name
 }
+
+// hasProps says whether the node prints /url: or /placeholder: lines.
+func (n *node) hasProps() bool { return n.hasURL || n.URL != "" || n.Placeholder != "" }
 
 // interactiveRoles always get a ref and are what --interactive keeps.
 var interactiveRoles = sync.OnceValue(func() map[string]bool {
@@ -96,86 +104,75 @@ func indent(b *strings.Builder, depth int) {
 	}
 }
 
+// writeHead writes "- key", the key quoted as a YAML scalar when it
+// would not read back as plain text (the original's rule).
 func writeHead(b *strings.Builder, n *node) {
-	b.WriteString("- ")
-	b.WriteString(n.Role)
-	if n.Name != "" {
-		b.WriteByte(' ')
-		b.WriteString(quote(n.Name))
+	var k strings.Builder
+	k.WriteString(n.Role)
+	if n.Name != "" && len(n.Name) <= 900 {
+		k.WriteByte(' ')
+		k.WriteString(quote(n.Name))
 	}
 	for _, s := range n.States {
-		b.WriteString(" [")
-		b.WriteString(s)
-		b.WriteByte(']')
+		k.WriteString(" [")
+		k.WriteString(s)
+		k.WriteByte(']')
 	}
 	if n.Ref != "" {
-		b.WriteString(" [ref=")
-		b.WriteString(n.Ref)
-		b.WriteByte(']')
+		k.WriteString(" [ref=")
+		k.WriteString(n.Ref)
+		k.WriteByte(']')
+		if n.Cursor {
+			k.WriteString(" [cursor=pointer]")
+		}
 	}
-	if n.Cursor {
-		b.WriteString(" [cursor=pointer]")
+	b.WriteString("- ")
+	key := k.String()
+	if yamlNeedsQuotes(key) {
+		key = "'" + strings.ReplaceAll(key, "'", "''") + "'"
 	}
+	b.WriteString(key)
 }
 
 func renderNode(b *strings.Builder, n *node, depth int) {
 	indent(b, depth)
 	if n.Role == "text" {
 		b.WriteString("- text: ")
-		b.WriteString(oneLine(n.Name))
+		b.WriteString(yamlValue(oneLine(n.Name)))
 		b.WriteByte('\n')
 		return
 	}
 	writeHead(b, n)
-	props := 0
-	if n.URL != "" {
-		props++
+	kids := n.Children
+	if n.Value != "" {
+		kids = append([]*node{{Role: "text", Name: n.Value}}, kids...)
 	}
-	if n.Placeholder != "" && n.Value == "" {
-		props++
-	}
-	// Only text content: inline it after the colon.
-	if props == 0 && n.Value != "" {
+	props := n.hasProps()
+	// Only one text: inline it after the colon.
+	if !props && len(kids) == 1 && kids[0].Role == "text" {
 		b.WriteString(": ")
-		b.WriteString(oneLine(n.Value))
+		b.WriteString(yamlValue(oneLine(kids[0].Name)))
 		b.WriteByte('\n')
 		return
 	}
-	if props == 0 && len(n.Children) > 0 && allText(n.Children) {
-		b.WriteString(": ")
-		for i, c := range n.Children {
-			if i > 0 {
-				b.WriteByte(' ')
-			}
-			b.WriteString(oneLine(c.Name))
-		}
-		b.WriteByte('\n')
-		return
-	}
-	if props == 0 && len(n.Children) == 0 {
+	if !props && len(kids) == 0 {
 		b.WriteByte('\n')
 		return
 	}
 	b.WriteString(":\n")
-	if n.URL != "" {
+	if n.hasURL || n.URL != "" {
 		indent(b, depth+1)
 		b.WriteString("- /url: ")
-		b.WriteString(oneLine(n.URL))
+		b.WriteString(yamlValue(oneLine(n.URL)))
 		b.WriteByte('\n')
 	}
-	if n.Placeholder != "" && n.Value == "" {
+	if n.Placeholder != "" {
 		indent(b, depth+1)
 		b.WriteString("- /placeholder: ")
-		b.WriteString(oneLine(n.Placeholder))
+		b.WriteString(yamlValue(oneLine(n.Placeholder)))
 		b.WriteByte('\n')
 	}
-	if n.Value != "" {
-		indent(b, depth+1)
-		b.WriteString("- text: ")
-		b.WriteString(oneLine(n.Value))
-		b.WriteByte('\n')
-	}
-	for _, c := range n.Children {
+	for _, c := range kids {
 		renderNode(b, c, depth+1)
 	}
 }

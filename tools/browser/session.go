@@ -228,28 +228,26 @@ func (s *session) closeTab(ctx context.Context, id proto.TargetTargetID) error {
 	if _, err := (proto.TargetCloseTarget{TargetID: id}).Call(s.b.Context(cctx)); err != nil {
 		return tools.Errorf(tools.CodeFailed, "close tab %s: %v", id, err)
 	}
-	// Target.closeTarget answers before the page is gone from the target
-	// list; wait for that, so a tab listing right after a close (this
-	// process or the next) never shows the closed tab.
+	// The target goes away after the call answers: wait for it (briefly),
+	// so a tab list taken next no longer shows the closed tab.
 	for {
 		res, err := proto.TargetGetTargets{}.Call(s.b.Context(cctx))
 		if err != nil {
-			return nil // closed; the listing is the next call's business
+			return nil
 		}
-		listed := false
-		for _, t := range res.TargetInfos {
-			if t.TargetID == id {
-				listed = true
-				break
+		gone := true
+		for _, ti := range res.TargetInfos {
+			if ti.TargetID == id {
+				gone = false
 			}
 		}
-		if !listed {
+		if gone {
 			return nil
 		}
 		select {
 		case <-cctx.Done():
 			return nil
-		case <-time.After(10 * time.Millisecond):
+		case <-time.After(20 * time.Millisecond):
 		}
 	}
 }

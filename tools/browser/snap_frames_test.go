@@ -61,7 +61,7 @@ func TestSnapshotFrames(t *testing.T) {
 	r.ok("browser", "type", field, "hello")
 	after := r.snapshot()
 	for _, want := range []string{`button "Frame clicked" [ref=` + cross + `]`, `button "Nested clicked" [ref=` + nested + `]`,
-		`textbox "Frame field" [ref=` + field + `]: hello`, `button "Inside frame" [ref=` + refOf(t, snap, `button "Inside frame"`, 0) + `]`} {
+		`[ref=` + field + "]:\n        - /placeholder: type here\n        - text: hello", `button "Inside frame" [ref=` + refOf(t, snap, `button "Inside frame"`, 0) + `]`} {
 		if !strings.Contains(after, want) {
 			t.Errorf("after acting in frames, the snapshot lacks %q:\n%s", want, after)
 		}
@@ -86,7 +86,7 @@ func TestSnapshotShadowDOM(t *testing.T) {
 	closed := refOf(t, snap, `button "Closed button"`, 0)
 	r.ok("browser", "click", closed)
 	after := r.snapshot()
-	if !strings.Contains(after, "Hello bob") || !strings.Contains(after, `button "Closed clicked" [ref=`+closed+`]`) {
+	if !strings.Contains(after, "Hello bob") || !strings.Contains(after, `button "Closed clicked" [active] [ref=`+closed+`]`) {
 		t.Errorf("acts inside the shadow roots did not reach them:\n%s", after)
 	}
 }

@@ -24,20 +24,24 @@ func TestSnapshotOptions(t *testing.T) {
 				t.Errorf("--depth 0 printed a nested line %q:\n%s", l, d0)
 			}
 		}
-		if !strings.Contains(d0, `- paragraph [ref=e10]: Nothing yet`) || !strings.Contains(d0, `- navigation [ref=e2]`) {
-			t.Errorf("--depth 0 lost top-level lines or their inline text:\n%s", d0)
+		if d0 != `- generic [active] [ref=e1]` {
+			t.Errorf("--depth 0 is not the body's line alone:\n%s", d0)
 		}
 		d1 := r.snapshot("--depth", "1")
-		if !strings.Contains(d1, `  - link "Next page" [ref=e3]`) || strings.Contains(d1, `option "red"`) {
-			t.Errorf("--depth 1:\n%s", d1)
+		if !strings.Contains(d1, `  - paragraph [ref=e11]: Nothing yet`) || !strings.Contains(d1, `  - navigation [ref=e3]`) || strings.Contains(d1, "    - ") {
+			t.Errorf("--depth 1 lost the body's children or their inline text, or went deeper:\n%s", d1)
+		}
+		d2 := r.snapshot("--depth", "2")
+		if !strings.Contains(d2, `    - link "Next page" [ref=e4]`) || strings.Contains(d2, `option "red"`) {
+			t.Errorf("--depth 2:\n%s", d2)
 		}
 	})
 	t.Run("selector", func(t *testing.T) {
 		got := r.snapshot("--selector", "form")
-		if strings.Contains(got, "Press me") || !strings.Contains(got, `textbox "User" [ref=e5]`) || !strings.Contains(got, `button "Sign in" [ref=e8]`) {
+		if strings.Contains(got, "Press me") || !strings.Contains(got, `textbox "User" [ref=e6]`) || !strings.Contains(got, `button "Sign in" [ref=e9]`) {
 			t.Errorf("--selector form:\n%s", got)
 		}
-		if got := r.snapshot("--selector", "#b"); got != `- button "Press me" [ref=e9]` {
+		if got := r.snapshot("--selector", "#b"); got != `- button "Press me" [ref=e10]` {
 			t.Errorf("--selector #b: %q", got)
 		}
 		out, _, code := r.run("browser", "snapshot", "--selector", "#nothing-here")
@@ -79,7 +83,7 @@ func TestSnapshotOptions(t *testing.T) {
 	t.Run("frame", func(t *testing.T) {
 		r.ok("browser", "navigate", r.base+"/frames.html")
 		got := r.snapshot("--frame", "#same")
-		if !strings.HasPrefix(got, "- generic [ref=f2e1]:") || strings.Contains(got, "Frames") {
+		if !strings.HasPrefix(got, "- generic [ref=f3e1]:") || strings.Contains(got, "Frames") {
 			t.Errorf("--frame #same:\n%s", got)
 		}
 		out, _, code := r.run("browser", "snapshot", "--frame", "h1")
@@ -111,25 +115,25 @@ func TestSnapshotDiff(t *testing.T) {
 	r.ok("browser", "open", r.base+"/form.html")
 	first := r.ok("browser", "snapshot", "--diff")
 	full := first.Get("content.0.text").String()
-	if first.Get("details.diff").String() != "full" || !strings.Contains(first.Get("content.0.text").String(), `button "Press me" [ref=e9]`) {
+	if first.Get("details.diff").String() != "full" || !strings.Contains(first.Get("content.0.text").String(), `button "Press me" [ref=e10]`) {
 		t.Errorf("first --diff (no baseline) should be the full snapshot: %s", first.Raw)
 	}
 	if res := r.ok("browser", "snapshot", "--diff"); res.Get("content.0.text").String() != "unchanged" || res.Get("details.diff").String() != "unchanged" {
 		t.Errorf("nothing changed: %s", res.Raw)
 	}
-	r.ok("browser", "click", "e9")
+	r.ok("browser", "click", "e10")
 	res := r.ok("browser", "snapshot", "--diff")
 	d := res.Get("content.0.text").String()
-	if res.Get("details.diff").String() != "changed" || !strings.Contains(d, `-- button "Press me" [ref=e9]`) ||
-		!strings.Contains(d, `+- button "Clicked 1" [ref=e9]`) || strings.Contains(d, "Sign in\" [level=1]") || len(d) > len(full)/2 {
+	if res.Get("details.diff").String() != "changed" || !strings.Contains(d, `-  - button "Press me" [ref=e10]`) ||
+		!strings.Contains(d, `+  - button "Clicked 1" [active] [ref=e10]`) || strings.Contains(d, "Sign in\" [level=1]") || len(d) > len(full)/2 {
 		t.Errorf("diff after a click:\n%s", d)
 	}
-	if res.Get("details.refs.e9.name").String() != "Clicked 1" || res.Get("details.refs.e9").Raw == "" {
+	if res.Get("details.refs.e10.name").String() != "Clicked 1" || res.Get("details.refs.e10").Raw == "" {
 		t.Errorf("diff refs: %s", res.Get("details.refs").Raw)
 	}
 	// Snapshots without --diff move the baseline too; other option sets
 	// keep their own.
-	r.ok("browser", "click", "e9")
+	r.ok("browser", "click", "e10")
 	r.snapshot()
 	if got := r.snapshot("--diff"); got != "unchanged" {
 		t.Errorf("after a plain snapshot, --diff: %q", got)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
@@ -31,14 +30,34 @@ type domInfo struct {
 	base   string            // the node's document base URL (links resolve against it)
 	frame  proto.PageFrameID // frame owner elements: the frame they show
 	inProc bool              // that frame's document is in this session's DOM
+	typ    int               // DOM node type: 1 element, 3 text, 9 document
+	tag    string            // elements: the lower-case local name
+	text   string            // text nodes: the text
+	// kids are the nodes the snapshot visits under this one, in order: a
+	// slot's assigned nodes, else the light children not assigned to a
+	// slot, then the children of its (open or closed) shadow root.
+	kids     []proto.DOMBackendNodeID
+	onlyText bool                   // exactly one light child, a text node
+	content  proto.DOMBackendNodeID // frame owners: their in-process document
+	before   proto.DOMBackendNodeID // its ::before pseudo-element (generated text)
+	after    proto.DOMBackendNodeID // its ::after pseudo-element
+	laidOut  bool                   // has a layout box (addLayout)
+	display  string                 // computed display, cursor (addLayout)
+	cursor   string
+	area     bool                   // its box has a width and a height
+	layout   bool                   // the main entry (idx[0]): addLayout answered
+	body     proto.DOMBackendNodeID // documents: their <body>
 }
 
 // domIndex maps backend node ids to their nodes, from one DOM.getDocument
 // call that pierces open shadow roots and in-process frame documents.
 func domIndex(pg *rod.Page) (map[proto.DOMBackendNodeID]*domInfo, error) {
+	layout := make(chan *proto.DOMSnapshotCaptureSnapshotResult, 1)
+	go func() { layout <- captureLayout(pg) }() // in flight while the DOM is read
 	depth := -1
 	doc, err := proto.DOMGetDocument{Depth: &depth, Pierce: true}.Call(pg)
 	if err != nil {
+		<-layout
 		return nil, err
 	}
 	idx := map[proto.DOMBackendNodeID]*domInfo{}
@@ -47,11 +66,60 @@ func domIndex(pg *rod.Page) (map[proto.DOMBackendNodeID]*domInfo, error) {
 		if n.NodeType == 9 && n.BaseURL != "" { // a document: its own base
 			base = n.BaseURL
 		}
-		di := &domInfo{parent: parent, base: base, frame: n.FrameID, inProc: n.ContentDocument != nil}
+		di := &domInfo{parent: parent, base: base, frame: n.FrameID, inProc: n.ContentDocument != nil,
+			typ: n.NodeType, tag: strings.ToLower(n.LocalName), text: n.NodeValue}
 		if n.NodeType == 1 {
 			di.attrs = make(map[string]string, len(n.Attributes)/2)
 			for i := 0; i+1 < len(n.Attributes); i += 2 {
 				di.attrs[n.Attributes[i]] = n.Attributes[i+1]
+			}
+		}
+		di.onlyText = len(n.Children) == 1 && n.Children[0].NodeType == 3
+		if di.tag == "slot" && len(n.DistributedNodes) > 0 {
+			for _, d := range n.DistributedNodes {
+				di.kids = append(di.kids, d.BackendNodeID)
+			}
+		} else {
+			authorShadow := false // a user-agent shadow root (a <select>'s) slots nothing the snapshot walks
+			for _, sr := range n.ShadowRoots {
+				authorShadow = authorShadow || sr.ShadowRootType != proto.DOMShadowRootTypeUserAgent
+			}
+			for _, c := range n.Children {
+				if c.AssignedSlot == nil || !authorShadow {
+					di.kids = append(di.kids, c.BackendNodeID)
+				}
+			}
+			for _, sr := range n.ShadowRoots {
+				if sr.ShadowRootType != proto.DOMShadowRootTypeUserAgent {
+					for _, c := range sr.Children {
+						di.kids = append(di.kids, c.BackendNodeID)
+					}
+				}
+			}
+		}
+		if n.ContentDocument != nil {
+			di.content = n.ContentDocument.BackendNodeID
+		}
+		for _, p := range n.PseudoElements {
+			switch p.PseudoType {
+			case proto.DOMPseudoTypeBefore:
+				di.before = p.BackendNodeID
+			case proto.DOMPseudoTypeAfter:
+				di.after = p.BackendNodeID
+			}
+		}
+		if n.NodeType == 9 {
+			for _, h := range n.Children {
+				if h.NodeType == 1 {
+					for _, c := range h.Children {
+						if c.NodeType == 1 && (strings.EqualFold(c.LocalName, "body") || strings.EqualFold(c.LocalName, "frameset")) {
+							di.body = c.BackendNodeID
+						}
+					}
+					if di.body == 0 { // no <body> (an SVG or XML document): its root element
+						di.body = h.BackendNodeID
+					}
+				}
 			}
 		}
 		idx[n.BackendNodeID] = di
@@ -66,20 +134,10 @@ func domIndex(pg *rod.Page) (map[proto.DOMBackendNodeID]*domInfo, error) {
 		}
 	}
 	walk(doc.Root, 0, doc.Root.BaseURL)
+	idx[0] = &domInfo{typ: -1, body: idx[doc.Root.BackendNodeID].body} // the session's main document
+	addLayout(<-layout, idx)
 	return idx, nil
 }
-
-// roleAlias maps Chromium's internal role names to the ARIA names the
-// snapshot prints.
-var roleAlias = sync.OnceValue(func() map[string]string {
-	return map[string]string{"image": "img", "Iframe": "iframe", "IframePresentational": "iframe", "form": "generic", "MenuListOption": "option"}
-}) // built on first use, not in every process's init
-
-// transparentRoles are folded into their parent: not printed, no depth.
-var transparentRoles = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"RootWebArea": true, "none": true, "presentation": true,
-		"LabelText": true, "MenuListPopup": true, "InlineTextBox": true, "LineBreak": true, "ListMarker": true}
-}) // built on first use, not in every process's init
 
 func axStr(v *proto.AccessibilityAXValue) string {
 	if v == nil || v.Value.Nil() {
@@ -107,6 +165,22 @@ type frameDoc struct {
 	frame  proto.PageFrameID                   // "" = the session's main frame
 	prefix string                              // ref prefix: "", "f13", "f13f4"
 	depth  int                                 // frame nesting
+	root   proto.DOMBackendNodeID              // its document node in idx (0: the session's main document)
+	ax     chan axTree                         // its accessibility tree when already requested
+}
+
+// axTree is an accessibility tree read ahead.
+type axTree struct {
+	res *proto.AccessibilityGetFullAXTreeResult
+	err error
+}
+
+// body is the document's <body>, where its tree starts.
+func (d *frameDoc) body() proto.DOMBackendNodeID {
+	if di := d.idx[d.root]; di != nil {
+		return di.body
+	}
+	return 0
 }
 
 // maxFrameDepth bounds iframe nesting followed by one snapshot.
@@ -128,11 +202,18 @@ func takeSnapshot(ctx context.Context, pg *rod.Page, wantAria bool, ariaLimit in
 		}
 		return c, nil
 	}
+	// The main frame's accessibility tree is read while the DOM is.
+	axc := make(chan axTree, 1)
+	go func() {
+		ax, err := proto.AccessibilityGetFullAXTree{}.Call(pg)
+		axc <- axTree{ax, err}
+	}()
 	idx, err := domIndex(pg)
 	if err != nil {
+		<-axc
 		return nil, tools.Errorf(tools.CodeFailed, "snapshot: DOM: %v", err)
 	}
-	c.main = &frameDoc{pg: pg, idx: idx}
+	c.main = &frameDoc{pg: pg, idx: idx, ax: axc}
 	nodes, err := c.snapFrame(ctx, c.main)
 	if err != nil {
 		return nil, err
@@ -152,7 +233,14 @@ func axByID(nodes []*proto.AccessibilityAXNode) map[proto.AccessibilityAXNodeID]
 // snapFrame builds one document's tree, binds its refs, then splices each
 // iframe's document under the iframe's node.
 func (c *capture) snapFrame(ctx context.Context, doc *frameDoc) ([]*node, error) {
-	ax, err := proto.AccessibilityGetFullAXTree{FrameID: doc.frame}.Call(doc.pg)
+	var ax *proto.AccessibilityGetFullAXTreeResult
+	var err error
+	if doc.ax != nil {
+		got := <-doc.ax
+		ax, err = got.res, got.err
+	} else {
+		ax, err = proto.AccessibilityGetFullAXTree{FrameID: doc.frame}.Call(doc.pg)
+	}
 	if err != nil {
 		return nil, tools.Errorf(tools.CodeFailed, "snapshot: accessibility tree: %v", err)
 	}
@@ -160,7 +248,7 @@ func (c *capture) snapFrame(ctx context.Context, doc *frameDoc) ([]*node, error)
 		return nil, nil
 	}
 	var iframes []*node
-	nodes := buildTree(ax.Nodes[0], axByID(ax.Nodes), doc, &iframes)
+	nodes := buildDocTree(doc, ax.Nodes, doc.body(), &iframes)
 	n, err := bindRefs(ctx, doc, nodes)
 	if err != nil {
 		return nil, tools.Errorf(tools.CodeFailed, "snapshot: binding refs: %v", err)
@@ -190,7 +278,7 @@ func (c *capture) childFrame(ctx context.Context, doc *frameDoc, fr *node) ([]*n
 	}
 	child := &frameDoc{prefix: fr.Ref[:strings.LastIndexByte(fr.Ref, 'e')] + "f" + fr.Ref[strings.LastIndexByte(fr.Ref, 'e')+1:], depth: doc.depth + 1}
 	if di.inProc {
-		child.pg, child.idx, child.frame = doc.pg, doc.idx, di.frame
+		child.pg, child.idx, child.frame, child.root = doc.pg, doc.idx, di.frame, di.content
 	} else {
 		pg, err := attachFrame(ctx, doc.pg, di.frame)
 		if err != nil {
@@ -202,83 +290,6 @@ func (c *capture) childFrame(ctx context.Context, doc *frameDoc, fr *node) ([]*n
 		}
 	}
 	return c.snapFrame(ctx, child)
-}
-
-// buildTree turns one document's accessibility tree into rendered nodes,
-// folding transparent wrappers, and collects its iframe nodes.
-func buildTree(root *proto.AccessibilityAXNode, byID map[proto.AccessibilityAXNodeID]*proto.AccessibilityAXNode, doc *frameDoc, iframes *[]*node) []*node {
-	var build func(n *proto.AccessibilityAXNode) []*node
-	build = func(n *proto.AccessibilityAXNode) []*node {
-		var kids []*node
-		for _, id := range n.ChildIDs {
-			if ch := byID[id]; ch != nil {
-				kids = append(kids, build(ch)...)
-			}
-		}
-		role := axStr(n.Role)
-		if a, ok := roleAlias()[role]; ok {
-			role = a
-		}
-		name := axStr(n.Name)
-		if n.Ignored || transparentRoles()[role] || (role == "generic" && name == "" && len(kids) <= 1) {
-			return kids
-		}
-		if role == "StaticText" {
-			if strings.TrimSpace(name) == "" {
-				return nil
-			}
-			return []*node{{Role: "text", Name: name, back: n.BackendDOMNodeID, doc: doc}}
-		}
-		out := &node{Role: role, Name: name, back: n.BackendDOMNodeID, doc: doc}
-		for _, p := range n.Properties {
-			v := p.Value
-			switch p.Name {
-			case "checked":
-				switch axStr(v) {
-				case "true":
-					out.States = append(out.States, "checked")
-				case "mixed":
-					out.States = append(out.States, "checked=mixed")
-				}
-			case "selected", "disabled", "expanded", "pressed":
-				if v != nil && v.Value.Bool() {
-					out.States = append(out.States, string(p.Name))
-				}
-			case "level":
-				out.States = append(out.States, "level="+axStr(v))
-			}
-		}
-		di := doc.idx[n.BackendDOMNodeID]
-		switch role {
-		case "textbox", "searchbox", "spinbutton":
-			out.Value = axStr(n.Value)
-			kids = nil // the editor's inner text is the value
-			if di != nil {
-				out.Placeholder = di.attrs["placeholder"]
-			}
-		case "link":
-			out.Cursor = true
-			if di != nil {
-				out.URL = di.attrs["href"]
-			}
-		case "iframe":
-			*iframes = append(*iframes, out)
-		}
-		// Text children that only repeat the name add nothing.
-		if name != "" && len(kids) > 0 && allText(kids) {
-			var t []string
-			for _, k := range kids {
-				t = append(t, oneLine(k.Name))
-			}
-			if strings.Join(t, " ") == oneLine(name) || strings.Join(t, "") == oneLine(name) {
-				kids = nil
-			}
-		}
-		out.Children = kids
-		out.bindable = role != "option" && di != nil && di.attrs != nil
-		return []*node{out}
-	}
-	return build(root)
 }
 
 // ariaLines renders the raw accessibility tree (format aria): every node,
