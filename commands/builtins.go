@@ -28,10 +28,10 @@ func (r *runtime) builtinCommands() []*cli.Command {
 		r.doctorCommand(),
 		{
 			Name:  "version",
-			Usage: "print the version (the line -v prints; --json for {\"version\"})",
+			Usage: "print the version (on a terminal the line -v prints; piped or with --json {\"version\"})",
 			Flags: outputFlags(),
 			Action: func(c *cli.Context) error {
-				if c.Bool("json") {
+				if r.jsonMode(c) { // piped: one JSON shape, as every command
 					return r.emit(c, nil, mustJSON(map[string]string{"version": Version}))
 				}
 				return r.printVersion()

@@ -78,6 +78,13 @@ func TestTTYRendersHumanOutput(t *testing.T) {
 	if got := run(true, "approvals", "get"); !strings.HasPrefix(got, "Approvals file: ") || strings.Contains(got, "{") {
 		t.Errorf("tty approvals get: want text, got:\n%s", got)
 	}
+	// `openclaw version` on a terminal is the line -v prints; piped, JSON.
+	if v, dash := run(true, "version"), run(true, "-v"); v != dash || !strings.HasPrefix(v, "OpenClaw ") {
+		t.Errorf("tty version %q, -v %q: want the same 'OpenClaw VERSION' line", v, dash)
+	}
+	if piped := run(false, "version"); !strings.HasPrefix(piped, `{"version":`) {
+		t.Errorf("piped version: want JSON, got %q", piped)
+	}
 }
 
 // Colour: on a terminal by default; never with NO_COLOR, --no-color or
