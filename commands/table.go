@@ -5,78 +5,35 @@ import (
 	"strings"
 
 	"github.com/clipperhouse/displaywidth"
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/renderer"
-	"github.com/olekukonko/tablewriter/tw"
+
+	"github.com/openclaw-go/openclaw/texttable"
 )
 
-// writeTable prints a borderless, left-aligned table (tablewriter) with the
-// header as given (bold when p is on), two spaces between columns, columns
-// sized by display width, and lines cut to the terminal's width (p.Width).
-//
-// tablewriter is pinned at v1.1.2: it measures a cell as grapheme clusters
-// (clipperhouse/displaywidth), so 👨‍👩‍👧 and ☀️ take two columns; v1.1.3 to
-// v1.1.5 add up rune widths (6 and 1).
+// writeTable prints a texttable with the header as given (bold when p is
+// on), lines cut to the terminal's width (p.Width).
 func writeTable(w io.Writer, p Palette, header []string, rows [][]string) error {
 	hdr := make([]string, len(header))
 	for i, h := range header {
-		hdr[i] = p.Bold(flatCell(h))
+		hdr[i] = p.Bold(texttable.Flat(h))
 	}
-	var buf strings.Builder
-	t := tablewriter.NewTable(&buf,
-		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
-			Borders: tw.BorderNone,
-			Symbols: tw.NewSymbols(tw.StyleNone),
-			Settings: tw.Settings{
-				Separators: tw.Separators{BetweenColumns: tw.Off, BetweenRows: tw.Off},
-				Lines:      tw.Lines{ShowTop: tw.Off, ShowBottom: tw.Off, ShowHeaderLine: tw.Off, ShowFooterLine: tw.Off},
-			},
-		})),
-		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithHeaderAlignment(tw.AlignLeft),
-		tablewriter.WithRowAlignment(tw.AlignLeft),
-		tablewriter.WithHeaderAutoWrap(tw.WrapNone),
-		tablewriter.WithRowAutoWrap(tw.WrapNone),
-		tablewriter.WithTrimSpace(tw.Off),
-		tablewriter.WithEastAsian(tw.Off), // ambiguous-width runes take one column, as truncate counts them
-	)
-	t.Header(hdr)
-	for _, r := range rows {
-		c := make([]string, len(header))
-		for i := range c {
-			if i < len(r) {
-				c[i] = flatCell(r[i])
-			}
-		}
-		if err := t.Append(c); err != nil {
-			return err
-		}
-	}
-	if err := t.Render(); err != nil {
+	lines, err := texttable.Lines(hdr, rows)
+	if err != nil {
 		return err
 	}
 	var out strings.Builder
-	for _, line := range strings.SplitAfter(buf.String(), "\n") {
-		if line == "" {
-			continue
-		}
-		// Every cell is padded by one space each side: the first column's
-		// left pad goes, the pads between columns make the two-space gap.
-		line = strings.TrimPrefix(strings.TrimRight(line, " \n"), " ")
+	for _, line := range lines {
 		if p.Width > 0 && lineWidth(line) > p.Width {
 			line = truncateWidth(line, p.Width-2) + "…" // the last column is cut, not wrapped
 		}
 		out.WriteString(line)
 		out.WriteByte('\n')
 	}
-	_, err := io.WriteString(w, out.String())
+	_, err = io.WriteString(w, out.String())
 	return err
 }
 
-var cellFlattener = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
-
 // flatCell keeps a cell on one line: a table row is one line of output.
-func flatCell(s string) string { return cellFlattener.Replace(s) }
+func flatCell(s string) string { return texttable.Flat(s) }
 
 // lineWidth is the number of terminal columns s takes, colour sequences
 // counting none.

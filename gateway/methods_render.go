@@ -5,10 +5,9 @@ import (
 	"io"
 	"strings"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/renderer"
-	"github.com/olekukonko/tablewriter/tw"
 	"github.com/tidwall/gjson"
+
+	"github.com/openclaw-go/openclaw/texttable"
 )
 
 // Human renderings of the device.pair.* and tasks.* results: the CLI's
@@ -78,56 +77,13 @@ func renderTasks(w io.Writer, v gjson.Result) error {
 	return writeTable(w, []string{"ID", "KIND", "STATUS", "STARTED", "OWNER"}, rows)
 }
 
-// writeTable prints a borderless, left-aligned table with the header as
-// given and two spaces between columns, columns sized by display width
-// (tablewriter v1.1.2 counts grapheme clusters; see commands/table.go,
-// whose tables look the same).
+// writeTable prints a texttable (the same layout as the CLI's tables).
 func writeTable(w io.Writer, header []string, rows [][]string) error {
-	var buf strings.Builder
-	t := tablewriter.NewTable(&buf,
-		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
-			Borders: tw.BorderNone,
-			Symbols: tw.NewSymbols(tw.StyleNone),
-			Settings: tw.Settings{
-				Separators: tw.Separators{BetweenColumns: tw.Off, BetweenRows: tw.Off},
-				Lines:      tw.Lines{ShowTop: tw.Off, ShowBottom: tw.Off, ShowHeaderLine: tw.Off, ShowFooterLine: tw.Off},
-			},
-		})),
-		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithHeaderAlignment(tw.AlignLeft),
-		tablewriter.WithRowAlignment(tw.AlignLeft),
-		tablewriter.WithHeaderAutoWrap(tw.WrapNone),
-		tablewriter.WithRowAutoWrap(tw.WrapNone),
-		tablewriter.WithTrimSpace(tw.Off),
-		tablewriter.WithEastAsian(tw.Off),
-	)
-	flat := strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
-	hdr := make([]string, len(header))
-	for i, h := range header {
-		hdr[i] = flat.Replace(h)
-	}
-	t.Header(hdr)
-	for _, r := range rows {
-		c := make([]string, len(r))
-		for i, s := range r {
-			c[i] = flat.Replace(s)
-		}
-		if err := t.Append(c); err != nil {
-			return err
-		}
-	}
-	if err := t.Render(); err != nil {
+	lines, err := texttable.Lines(header, rows)
+	if err != nil {
 		return err
 	}
-	var out strings.Builder
-	for _, line := range strings.SplitAfter(buf.String(), "\n") {
-		if line != "" {
-			// one pad space each side of every cell: drop the first column's
-			out.WriteString(strings.TrimPrefix(strings.TrimRight(line, " \n"), " "))
-			out.WriteByte('\n')
-		}
-	}
-	_, err := io.WriteString(w, out.String())
+	_, err = io.WriteString(w, strings.Join(lines, "\n")+"\n")
 	return err
 }
 
