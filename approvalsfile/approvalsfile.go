@@ -13,10 +13,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"syscall"
 
 	"github.com/google/uuid"
 
@@ -75,36 +73,14 @@ func Read(path string) (*Snapshot, error) {
 	return &Snapshot{Doc: doc, Hash: hex.EncodeToString(sum[:]), Exists: true}, nil
 }
 
-// readCapped opens path without following a symlink (O_NOFOLLOW: no window
-// between a check and the open) and without blocking on a FIFO, and reads
-// at most maxBytes of a regular file.
+// readCapped reads the file without following a symlink or blocking on a
+// FIFO, at most maxBytes of a regular file (atomicfile.ReadCapped).
 func readCapped(path string) ([]byte, error) {
-	if st, err := os.Lstat(path); err == nil && st.Mode()&os.ModeSymlink != 0 {
-		return nil, fmt.Errorf("exec approvals: %s is not a regular file (symlinks are refused)", path)
-	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, err
-	}
-	if err != nil {
+	b, err := atomicfile.ReadCapped(path, maxBytes)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("exec approvals: %w", err)
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("exec approvals: %w", err)
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("exec approvals: %s is not a regular file (symlinks are refused)", path)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, maxBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("exec approvals: %w", err)
-	}
-	if len(b) > maxBytes {
-		return nil, fmt.Errorf("exec approvals: %s is larger than %d bytes", path, maxBytes)
-	}
-	return b, nil
+	return b, err
 }
 
 // Update changes the file under the writers' lock: it reads the current

@@ -4,11 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
-	"syscall"
 	"time"
 
 	"github.com/openclaw-go/openclaw/atomicfile"
@@ -71,18 +69,10 @@ func (r *registry) persist() {
 
 // loadRecords reads what a previous gateway left (none when missing).
 func loadRecords(path string) ([]record, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	b, err := atomicfile.ReadCapped(path, maxRecordsBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
-	if err != nil {
-		return nil, fmt.Errorf("exec records: %w", err)
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("exec records: %s is not a regular file", path)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, maxRecordsBytes))
 	if err != nil {
 		return nil, fmt.Errorf("exec records: %w", err)
 	}
