@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -54,16 +53,7 @@ func (s *syncBuffer) String() string {
 // optional config file, and waits until /readyz answers.
 func startGateway(t *testing.T, configJSON string) *gatewayProc {
 	t.Helper()
-	exe, err := exec.LookPath("openclaw")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port, err := freePort()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	state := filepath.Join(dir, "state")
+	state := filepath.Join(t.TempDir(), "state")
 	if configJSON != "" {
 		if err := os.MkdirAll(state, 0o700); err != nil {
 			t.Fatal(err)
@@ -72,36 +62,7 @@ func startGateway(t *testing.T, configJSON string) *gatewayProc {
 			t.Fatal(err)
 		}
 	}
-	g := &gatewayProc{state: state, logs: &syncBuffer{}, exited: make(chan struct{})}
-	g.cmd = exec.Command(exe, "serve", "--port", strconv.Itoa(port), "--auth", "token", "--token", "sig")
-	g.cmd.Env = append(os.Environ(), "HOME="+dir, "OPENCLAW_STATE_DIR="+state)
-	g.cmd.Stderr = g.logs
-	if err := g.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { g.err = g.cmd.Wait(); close(g.exited) }()
-	t.Cleanup(func() { _ = g.cmd.Process.Kill(); <-g.exited })
-	base := "127.0.0.1:" + strconv.Itoa(port)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		resp, err := http.Get("http://" + base + "/readyz")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == 200 {
-				break
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("gateway not ready: %s", g.logs.String())
-		}
-		select {
-		case <-g.exited:
-			t.Fatalf("gateway exited: %v\n%s", g.err, g.logs.String())
-		case <-time.After(20 * time.Millisecond):
-		}
-	}
-	g.url = "ws://" + base
-	return g
+	return serveIn(t, state)
 }
 
 // wait returns the exit code once the process is gone.
