@@ -376,10 +376,7 @@ func resultMethod(ctx context.Context, env *tools.Env, raw json.RawMessage) (any
 		o.err = nil
 	}
 	h.touch(ln, "invoke")
-	if !h.result(env.ConnID, p.ID, o) {
-		return map[string]any{"ok": true, "ignored": true}, nil
-	}
-	return map[string]any{"ok": true}, nil
+	return ack{OK: true, Ignored: !h.result(env.ConnID, p.ID, o)}, nil
 }
 
 func progressMethod(ctx context.Context, env *tools.Env, p struct {
@@ -396,7 +393,17 @@ func progressMethod(ctx context.Context, env *tools.Env, p struct {
 	if len(p.Chunk) > 16384 {
 		return nil, tools.Errorf(protocol.ErrInvalidRequest, "progress chunk too large")
 	}
-	return map[string]any{"ok": true, "ignored": !h.progressed(env.ConnID, p.InvokeID, p.Seq, p.Chunk)}, nil
+	return struct {
+		OK      bool `json:"ok"`
+		Ignored bool `json:"ignored"`
+	}{true, !h.progressed(env.ConnID, p.InvokeID, p.Seq, p.Chunk)}, nil
+}
+
+// ack is node.invoke.result's answer: {ok:true}, or {ok:true,
+// ignored:true} when nobody waits for that result any more.
+type ack struct {
+	OK      bool `json:"ok"`
+	Ignored bool `json:"ignored,omitempty"`
 }
 
 // touch records that a node was seen.
