@@ -274,7 +274,9 @@ func resolveBrowserNode(ctx context.Context, env *tools.Env, q string) (string, 
 		func(n gjson.Result) bool { return strings.ToLower(n.Get("displayName").String()) == lq },
 		func(n gjson.Result) bool { return n.Get("remoteIp").String() == q },
 		func(n gjson.Result) bool { return strings.HasPrefix(n.Get("nodeId").String(), lq) },
-		func(n gjson.Result) bool { return strings.HasPrefix(strings.ToLower(n.Get("displayName").String()), lq) },
+		func(n gjson.Result) bool {
+			return strings.HasPrefix(strings.ToLower(n.Get("displayName").String()), lq)
+		},
 	} {
 		var hits []string
 		for _, n := range nodes {
