@@ -268,7 +268,7 @@ func (h *hub) invokeChecked(ctx context.Context, env *tools.Env, p invokeParams,
 	if ln == nil {
 		return nil, invokeError(invokeOutcome{err: &nodeError{Code: "NOT_CONNECTED", Message: "node not connected"}}, false)
 	}
-	if reason := commandAllowed(command, effective, ln.commands); reason != "" {
+	if reason := commandAllowed(command, effective, ln.allDeclared); reason != "" {
 		return nil, tools.Errorf(protocol.ErrInvalidRequest, "%s", commandRejection(reason, command, ln.info.Client.Platform, ln.allDeclared, env.Config)).
 			WithDetails(map[string]any{"reason": reason, "command": command})
 	}
