@@ -254,7 +254,7 @@ func (h *hub) invokeChecked(ctx context.Context, env *tools.Env, p invokeParams,
 	if strings.HasPrefix(command, "browser.proxy") && browserProxyMutation(params) {
 		return nil, tools.Errorf(protocol.ErrInvalidRequest, "node.invoke cannot mutate persistent browser profiles via %s", command).WithDetails(details)
 	}
-	if adminInvokeCommands[command] && env.Subject.ViaGateway() && !protocol.ScopeSatisfied(env.Subject.Scopes, protocol.ScopeAdmin) {
+	if tables().adminInvoke[command] && env.Subject.ViaGateway() && !protocol.ScopeSatisfied(env.Subject.Scopes, protocol.ScopeAdmin) {
 		return nil, tools.Errorf(protocol.ErrForbidden, "missing scope: %s", protocol.ScopeAdmin).WithDetails(map[string]any{
 			"code": protocol.DetailMissingScope, "missingScope": protocol.ScopeAdmin, "requiredScopes": []string{protocol.ScopeAdmin}})
 	}
