@@ -36,9 +36,17 @@ func (r *runtime) approvalsCommand() *cli.Command {
 			r.approvalsPendingCommand(),
 			r.approvalsResolveCommand(),
 			{
-				Name: "get", Usage: "print the approvals file (and the agent's effective values); --gateway: the gateway host's",
-				Flags: append(append(outputFlags(), agentFlag, &cli.BoolFlag{Name: "gateway", Usage: "read the gateway host's file (exec.approvals.get)"}), connFlags()...),
+				Name: "get", Usage: "print the approvals file (and the agent's effective values); --gateway: the gateway host's; --node: a node host's",
+				Flags: append(append(outputFlags(), agentFlag, &cli.BoolFlag{Name: "gateway", Usage: "read the gateway host's file (exec.approvals.get)"},
+					nodeFlag), connFlags()...),
 				Action: func(c *cli.Context) error {
+					if node := c.String("node"); node != "" {
+						res, err := r.callScopes(c, "exec.approvals.node.get", []string{protocol.ScopeAdmin}, mustJSON(map[string]any{"nodeId": node}), 30*time.Second)
+						if err != nil {
+							return err
+						}
+						return r.emit(c, nil, res)
+					}
 					if c.Bool("gateway") {
 						res, err := r.callScopes(c, "exec.approvals.get", []string{protocol.ScopeAdmin}, json.RawMessage(`{}`), 10*time.Second)
 						if err != nil {
@@ -68,7 +76,7 @@ func (r *runtime) approvalsCommand() *cli.Command {
 					&cli.StringFlag{Name: "ask-fallback", Usage: "deny|allowlist|full"},
 					&cli.StringFlag{Name: "file", Usage: "replace the whole file with this JSON/JSON5 `PATH`"},
 					&cli.BoolFlag{Name: "stdin", Usage: "replace the whole file with JSON/JSON5 read from stdin"},
-					&cli.BoolFlag{Name: "gateway", Usage: "change the gateway host's file (exec.approvals.get, then exec.approvals.set)"},
+					&cli.BoolFlag{Name: "gateway", Usage: "change the gateway host's file (exec.approvals.get, then exec.approvals.set)"}, nodeFlag,
 					&cli.StringFlag{Name: "base-hash", Usage: "with --gateway: write only if the file still has this `HASH` (from approvals get --gateway)"}),
 					connFlags()...),
 				Action: func(c *cli.Context) error {
@@ -88,8 +96,8 @@ func (r *runtime) approvalsCommand() *cli.Command {
 					if err != nil {
 						return err
 					}
-					if c.String("base-hash") != "" && !c.Bool("gateway") {
-						return tools.Errorf(tools.CodeUsage, "--base-hash needs --gateway")
+					if c.String("base-hash") != "" && !c.Bool("gateway") && c.String("node") == "" {
+						return tools.Errorf(tools.CodeUsage, "--base-hash needs --gateway or --node")
 					}
 					edit := func(doc *policy.ExecApprovals) {
 						a := &doc.Defaults
@@ -106,7 +114,7 @@ func (r *runtime) approvalsCommand() *cli.Command {
 							a.AskFallback = v
 						}
 					}
-					if c.Bool("gateway") {
+					if c.Bool("gateway") || c.String("node") != "" {
 						return r.setGatewayApprovals(c, replace, edit)
 					}
 					if replace != nil {
@@ -337,13 +345,21 @@ func (r *runtime) approvalsInput(c *cli.Context) (*policy.ExecApprovals, error) 
 	return &doc, nil
 }
 
-// setGatewayApprovals is `approvals set --gateway`: read the gateway's file
+// nodeFlag names a node host whose approvals file get and set read and
+// write through the gateway (exec.approvals.node.get|set).
+var nodeFlag = &cli.StringFlag{Name: "node", Usage: "a node host's file: its `ID`, display name or unique prefix (exec.approvals.node.get|set)"}
+
+// setGatewayApprovals is `approvals set --gateway` (or --node): read the gateway's file
 // and hash (exec.approvals.get), edit or replace it, and write it back with
 // that hash (exec.approvals.set compares and sets), so a change someone made
 // in between is refused rather than overwritten.
 func (r *runtime) setGatewayApprovals(c *cli.Context, replace *policy.ExecApprovals, edit func(*policy.ExecApprovals)) error {
 	admin := []string{protocol.ScopeAdmin}
-	cur, err := r.callScopes(c, "exec.approvals.get", admin, json.RawMessage(`{}`), 10*time.Second)
+	getM, setM, target := "exec.approvals.get", "exec.approvals.set", map[string]any{}
+	if node := c.String("node"); node != "" { // a node host's file, through the gateway
+		getM, setM, target = "exec.approvals.node.get", "exec.approvals.node.set", map[string]any{"nodeId": node}
+	}
+	cur, err := r.callScopes(c, getM, admin, mustJSON(target), 30*time.Second)
 	if err != nil {
 		return err
 	}
@@ -363,11 +379,12 @@ func (r *runtime) setGatewayApprovals(c *cli.Context, replace *policy.ExecApprov
 		edit(doc)
 	}
 	doc.Version = 1
-	params, err := json.Marshal(map[string]any{"file": doc, "baseHash": hash})
+	target["file"], target["baseHash"] = doc, hash
+	params, err := json.Marshal(target)
 	if err != nil {
 		return err
 	}
-	res, err := r.callScopes(c, "exec.approvals.set", admin, params, 10*time.Second)
+	res, err := r.callScopes(c, setM, admin, params, 30*time.Second)
 	if err != nil {
 		if strings.Contains(err.Error(), "baseHash") {
 			return tools.Errorf(tools.CodeFailed, "the gateway's exec approvals changed since they were read (hash %s): run `openclaw approvals get --gateway` and try again", hash)

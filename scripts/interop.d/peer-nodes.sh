@@ -51,6 +51,10 @@ check "original CLI → ours: devices list shows the node host's device (role no
 check "original CLI → ours: nodes invoke system.which" \
   'd["ok"] is True and "sh" in d["payload"]["bins"]' \
   P nodes invoke --node interop-node --command system.which --params '{"bins":["sh"]}' --url "$url" --token "$token" --json
+check "ours → peer node host: approvals get --node (exec.approvals.node.get → its system.execApprovals.get)" \
+  'd["hash"] and isinstance(d["file"], dict)' O approvals get --node interop-node --json
+check "ours → peer node host: approvals set --node --defaults --ask off (compare-and-set on the node's file)" \
+  'd["file"]["defaults"]["ask"] == "off"' O approvals set --node interop-node --defaults --ask off --json
 checktext "peer node host → ours: its log has no unknown method and no publish failure" \
   '"gateway connected" in t and "unknown method" not in t and "publish failed" not in t' cat "$work/peernode.log"
 kill "$node_pid" 2>/dev/null

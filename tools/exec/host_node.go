@@ -134,6 +134,23 @@ func shellArgv(platform, command string) []string {
 	return []string{"/bin/sh", "-lc", command}
 }
 
+// nodeArgv is a plain command's words (no operators, quotes resolved,
+// nothing for a shell to expand) run directly, so a node can bind an
+// approval to its executable; anything else runs through the node's shell.
+func nodeArgv(platform, command string) []string {
+	if segs, ok := policy.AnalyzeWords(command); ok && len(segs) == 1 && !strings.HasPrefix(strings.ToLower(platform), "win") {
+		argv := segs[0].Argv
+		plain := len(argv) > 0 && !strings.Contains(argv[0], "=") // FOO=1 cmd sets env: the shell's job
+		for _, e := range segs[0].Expands {
+			plain = plain && !e
+		}
+		if plain {
+			return argv
+		}
+	}
+	return shellArgv(platform, command)
+}
+
 // nodeInvoke calls node.invoke as the caller.
 func nodeInvoke(ctx context.Context, env *tools.Env, nodeID, command string, params map[string]any, timeout time.Duration) (gjson.Result, error) {
 	args := map[string]any{"nodeId": nodeID, "command": command, "params": params, "idempotencyKey": uuid.NewString(),
@@ -188,7 +205,7 @@ func runOnNode(ctx context.Context, env *tools.Env, p execParams) (any, error) {
 		timeoutS = maxTimeoutS
 	}
 	cmdTimeout := secondsDuration(timeoutS)
-	argv := shellArgv(t.platform, p.Command)
+	argv := nodeArgv(t.platform, p.Command)
 	run := map[string]any{"command": argv, "rawCommand": p.Command, "agentId": env.AgentID(), "timeoutMs": cmdTimeout.Milliseconds()}
 	if env.Subject.SessionKey != "" {
 		run["sessionKey"] = env.Subject.SessionKey
@@ -246,7 +263,11 @@ func runOnNode(ctx context.Context, env *tools.Env, p execParams) (any, error) {
 			return nodeRunResult(t, run, out)
 		}
 		reason, denied := nodeDenied(err)
-		if !denied || !strings.Contains(reason, "approval required") || ask == "off" && nodeAsk == "off" {
+		// The node's own approvals asking for one: operators decide.
+		if denied && strings.Contains(reason, "approval required") {
+			sec, ask = policy.TightestSecurity(sec, "allowlist"), policy.StrictestAsk(ask, "on-miss")
+		}
+		if !denied || !strings.Contains(reason, "approval required") {
 			if denied {
 				return nil, tools.Errorf(tools.CodeDenied, "exec denied on node %s: %s", first(t.name, t.id), reason).WithDetails(tools.AsError(err).Details)
 			}

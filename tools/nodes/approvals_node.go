@@ -53,6 +53,7 @@ func (h *hub) relayApprovals(ctx context.Context, env *tools.Env, nodeID, comman
 	if nodeID == "" {
 		return nil, tools.Errorf(protocol.ErrInvalidRequest, "nodeId required")
 	}
+	nodeID = h.resolveID(nodeID)
 	b, err := json.Marshal(params)
 	if err != nil {
 		return nil, err
@@ -80,4 +81,56 @@ func reasonOf(e *tools.Error) any {
 		return d["reason"]
 	}
 	return "not allowed"
+}
+
+// resolveID turns a display name, an IP or a unique prefix of a known
+// node's id or name into its id (an exact id, or no match, stays as given).
+func (h *hub) resolveID(q string) string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	type known struct{ id, name, ip string }
+	var all []known
+	seen := map[string]bool{}
+	add := func(id, name, ip string) {
+		if !seen[id] {
+			seen[id] = true
+			all = append(all, known{id, name, ip})
+		}
+	}
+	for id, ln := range h.live {
+		add(id, first(h.nameOf(id), ln.info.Client.DisplayName), ln.info.RemoteIP)
+	}
+	for id, p := range h.paired {
+		add(id, p.DisplayName, p.RemoteIP)
+	}
+	lq := strings.ToLower(q)
+	for _, match := range []func(known) bool{
+		func(k known) bool { return k.id == q },
+		func(k known) bool { return strings.ToLower(k.name) == lq },
+		func(k known) bool { return k.ip == q },
+		func(k known) bool { return strings.HasPrefix(k.id, lq) },
+		func(k known) bool { return strings.HasPrefix(strings.ToLower(k.name), lq) },
+	} {
+		var hits []string
+		for _, k := range all {
+			if match(k) {
+				hits = append(hits, k.id)
+			}
+		}
+		if len(hits) == 1 {
+			return hits[0]
+		}
+		if len(hits) > 1 {
+			return q
+		}
+	}
+	return q
+}
+
+// nameOf is a paired node's display name (h.mu held).
+func (h *hub) nameOf(id string) string {
+	if p := h.paired[id]; p != nil {
+		return p.DisplayName
+	}
+	return ""
 }

@@ -384,3 +384,44 @@ func mustJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// exec.approvals.node.get|set relay to the node's system.execApprovals.*
+// (which node.invoke refuses), with the node found by name too.
+func TestApprovalsNode(t *testing.T) {
+	g := startGateway(t, t.TempDir(), "", 0)
+	op := operator(t, g)
+	n := paired(t, g, op, "guarded", hostCommands)
+	file := `{"version":1,"defaults":{"security":"full","ask":"off"}}`
+	n.answer = func(req gjson.Result) (map[string]any, bool) {
+		p := gjson.Parse(req.Get("paramsJSON").String())
+		switch req.Get("command").String() {
+		case "system.execApprovals.get":
+			pj, _ := json.Marshal(map[string]any{"path": "/home/n/.openclaw/exec-approvals.json", "exists": true, "hash": "h1", "file": json.RawMessage(file)})
+			return map[string]any{"ok": true, "payloadJSON": string(pj)}, true
+		case "system.execApprovals.set":
+			if p.Get("baseHash").String() != "h1" {
+				return map[string]any{"ok": false, "error": map[string]any{"code": "INVALID_REQUEST", "message": "exec approvals changed since last load"}}, true
+			}
+			file = p.Get("file").Raw
+			pj, _ := json.Marshal(map[string]any{"path": "/home/n/.openclaw/exec-approvals.json", "exists": true, "hash": "h2", "file": json.RawMessage(file)})
+			return map[string]any{"ok": true, "payloadJSON": string(pj)}, true
+		}
+		return whichAnswer(req)
+	}
+	got := call(t, op, "exec.approvals.node.get", map[string]any{"nodeId": "guarded"})
+	if got.Get("hash").String() != "h1" || got.Get("file.defaults.security").String() != "full" {
+		t.Fatalf("get: %s", got.Raw)
+	}
+	set := call(t, op, "exec.approvals.node.set", map[string]any{"nodeId": n.id.DeviceID[:12], "baseHash": "h1",
+		"file": map[string]any{"version": 1, "defaults": map[string]any{"security": "allowlist", "ask": "on-miss"}}})
+	if set.Get("hash").String() != "h2" || set.Get("file.defaults.ask").String() != "on-miss" {
+		t.Fatalf("set: %s", set.Raw)
+	}
+	if e := callErr(t, op, "exec.approvals.node.set", map[string]any{"nodeId": "guarded", "baseHash": "stale", "file": map[string]any{}}); !strings.Contains(e.Message, "changed since last load") {
+		t.Errorf("stale hash: %s", e.Message)
+	}
+	writer := operator(t, g, protocol.ScopeWrite)
+	if e := callErr(t, writer, "exec.approvals.node.get", map[string]any{"nodeId": "guarded"}); e.Code != protocol.ErrForbidden {
+		t.Errorf("writer: %s", e.Message)
+	}
+}

@@ -137,8 +137,14 @@ func TestExecHostNode(t *testing.T) {
 	out := toolCall(t, op, "exec", map[string]any{"command": "uname -a", "host": "node", "node": "runner"})
 	p := <-ran
 	if out.Get("details.stdout").String() != "ran: uname -a\n" || out.Get("details.host").String() != "node" || out.Get("details.cwd").String() != "/srv" ||
-		p.Get("command").String() != `["/bin/sh","-lc","uname -a"]` || p.Get("approved").Exists() || p.Get("systemRunPlan.cwd").String() != "/srv" {
+		p.Get("command").String() != `["uname","-a"]` || p.Get("approved").Exists() || p.Get("systemRunPlan.cwd").String() != "/srv" {
 		t.Fatalf("exec host=node: %s; node ran %s", out.Raw, p.Raw)
+	}
+	// Shell syntax runs through the node's shell (a plain command runs
+	// directly, so the node can bind an approval to its executable).
+	toolCall(t, op, "exec", map[string]any{"command": "echo $HOME | wc -c", "host": "node", "node": "runner"})
+	if p := <-ran; p.Get("command").String() != `["/bin/sh","-lc","echo $HOME | wc -c"]` {
+		t.Fatalf("shell command: %s", p.Raw)
 	}
 
 	// ask=always: held for an operator, exit 8 with the approval's id.
