@@ -55,6 +55,22 @@ check "ours → peer node host: approvals get --node (exec.approvals.node.get �
   'd["hash"] and isinstance(d["file"], dict)' O approvals get --node interop-node --json
 check "ours → peer node host: approvals set --node --defaults --ask off (compare-and-set on the node's file)" \
   'd["file"]["defaults"]["ask"] == "off"' O approvals set --node interop-node --defaults --ask off --json
+# The node's own approvals asking (allowlist, on-miss): nodes run is held for an operator (exit 8),
+# and once allowed runs on the node as a task, bound to the approval (its systemRunPlan).
+O approvals set --node interop-node --defaults --security allowlist --ask on-miss --json >/dev/null 2>&1
+held=$("$bin" nodes run --node interop-node --url "$url" --token "$token" --json -- /usr/bin/uname -n 2>/dev/null)
+held_id=$(printf '%s' "$held" | python3 -c 'import json,sys; print(json.load(sys.stdin)["error"]["details"]["approvalId"])' 2>/dev/null)
+check "peer node host → ours: nodes run held when the node's approvals ask (PENDING_APPROVAL)" \
+  'd["error"]["code"] == "PENDING_APPROVAL" and d["error"]["details"]["host"] == "node"' printf '%s' "$held"
+check "peer node host → ours: approvals resolve allow-once runs it on the node" \
+  'd["approval"]["execution"]["status"] == "running"' O approvals resolve "$held_id" allow-once --json
+for _ in $(seq 1 100); do
+  O tasks list --json 2>/dev/null | grep -q '"status":"running"' || break
+  sleep 0.1
+done
+check "peer node host → ours: the approved run finished on the node (tasks list)" \
+  'any(t["status"] == "ok" and t["result"]["details"]["host"] == "node" and t["result"]["details"]["exitCode"] == 0 for t in d["tasks"])' \
+  O tasks list --json
 checktext "peer node host → ours: its log has no unknown method and no publish failure" \
   '"gateway connected" in t and "unknown method" not in t and "publish failed" not in t' cat "$work/peernode.log"
 kill "$node_pid" 2>/dev/null

@@ -240,9 +240,19 @@ func runOnNode(ctx context.Context, env *tools.Env, p execParams) (any, error) {
 			return nil, err
 		}
 		if pl := plan.Get("plan"); pl.Exists() {
+			// What runs is the node's canonical plan (resolved executable,
+			// cwd), as the original forwards it.
 			run["systemRunPlan"] = jsonOf(pl)
 			if cwd := pl.Get("cwd").String(); cwd != "" {
 				run["cwd"] = cwd
+			}
+			if a := pl.Get("argv"); a.IsArray() && len(a.Array()) > 0 {
+				argv = argv[:0:0]
+				for _, w := range a.Array() {
+					argv = append(argv, w.String())
+				}
+				run["command"] = argv
+				run["rawCommand"] = first(pl.Get("commandPreview").String(), pl.Get("commandText").String(), p.Command)
 			}
 		}
 		nodeSec = first(plan.Get("execPolicy.security").String(), nodeSec)
@@ -282,7 +292,8 @@ func runOnNode(ctx context.Context, env *tools.Env, p execParams) (any, error) {
 	}
 	nodeID := t.id
 	cwd, _ := run["cwd"].(string)
-	req := approvalRequest{Command: p.Command, CommandArgv: argv, Cwd: cwd, Env: maps.Clone(p.Env), Host: "node", NodeID: &nodeID,
+	rawCommand, _ := run["rawCommand"].(string)
+	req := approvalRequest{Command: rawCommand, CommandArgv: argv, Cwd: cwd, Env: maps.Clone(p.Env), Host: "node", NodeID: &nodeID,
 		Security: sec, Ask: ask, AgentID: env.AgentID(), SessionKey: env.Subject.SessionKey,
 		AllowedDecisions: []string{decisionAllowOnce, decisionAllowAlways, decisionDeny}}
 	if ask == "always" || len(p.Env) > 0 {
@@ -343,7 +354,7 @@ func runOnNode(ctx context.Context, env *tools.Env, p execParams) (any, error) {
 		"Approval required (id %s, full %s): `%s` (host node %s) needs approval (security=%s ask=%s).\n"+
 			"Approve it with: openclaw approvals resolve %s allow-once   (decisions: %s)\n"+
 			"Once allowed it runs on the node as a task: follow it with `openclaw tasks list`.",
-		a.id[:8], a.id, p.Command, first(t.name, t.id), sec, ask, a.id, strings.Join(req.AllowedDecisions, ", ")).
+		a.id[:8], a.id, rawCommand, first(t.name, t.id), sec, ask, a.id, strings.Join(req.AllowedDecisions, ", ")).
 		WithDetails(map[string]any{"status": "approval-pending", "approvalId": a.id, "approvalSlug": a.id[:8], "host": "node",
 			"nodeId": t.id, "command": p.Command, "cwd": cwd, "env": envOrEmpty(req.Env),
 			"approveCommand": approveCommand(a.id, req.AllowedDecisions), "allowedDecisions": req.AllowedDecisions,
