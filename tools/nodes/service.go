@@ -34,11 +34,10 @@ func init() {
 
 // Limits that keep a node's reports and the queues bounded.
 const (
-	maxPending        = 256       // pending surface requests in all (one per node)
-	maxPendingActions = 64        // node.pending.pull actions per node
-	maxReportBytes    = 512 << 10 // one skills/pluginTools/runnerInventory report
-	defaultInvoke     = 30 * time.Second
-	maxInvoke         = 24 * time.Hour
+	maxPending     = 256       // pending surface requests in all (one per node)
+	maxReportBytes = 512 << 10 // one skills/pluginTools/runnerInventory report
+	defaultInvoke  = 30 * time.Second
+	maxInvoke      = 24 * time.Hour
 )
 
 // pairedNode is a node's approved command surface and what the gateway
