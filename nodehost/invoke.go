@@ -184,17 +184,17 @@ func toNodeError(ctx context.Context, err error) *nodeError {
 		return ne
 	}
 	te := failure.AsError(err)
+	switch {
+	case errors.Is(ctx.Err(), context.Canceled):
+		return nodeErrorf("CANCELLED", "invocation cancelled")
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return nodeErrorf("TIMEOUT", "node invoke timed out on the node: %s", te.Message)
+	}
 	switch te.Code {
 	case failure.CodeInvalidParams, failure.CodeUsage:
 		return nodeErrorf("INVALID_REQUEST", "INVALID_REQUEST: %s", te.Message)
 	case failure.CodeTimeout:
 		return nodeErrorf("TIMEOUT", "%s", te.Message)
-	case failure.CodeDenied:
-		return nodeErrorf("UNAVAILABLE", "%s", te.Message)
-	case failure.CodeInterrupted:
-		if ctx.Err() != nil && errors.Is(ctx.Err(), context.Canceled) {
-			return nodeErrorf("CANCELLED", "invocation cancelled")
-		}
 	}
 	return nodeErrorf("UNAVAILABLE", "%s", te.Message)
 }

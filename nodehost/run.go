@@ -347,6 +347,8 @@ func (h *Host) execRun(ctx context.Context, env *tools.Env, x execution, p runPa
 		te := failure.AsError(err)
 		d := detailsOf(te)
 		switch {
+		case ctx.Err() != nil:
+			return nil, toNodeError(ctx, err) // cancelled, or the invocation's deadline passed
 		case te.Code == failure.CodePendingApproval:
 			return nil, h.denied(ctx, x, "approval-required", "SYSTEM_RUN_DENIED: approval required", "")
 		case te.Code == failure.CodeDenied && strings.Contains(te.Message, "allowlist miss"):
