@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/openclaw-go/openclaw/atomicfile"
 )
@@ -21,7 +22,7 @@ const (
 	maxSkillDescChars  = 1024
 )
 
-var skillNameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`)
+var skillNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`) }) // built on first use
 
 type skillDescriptor struct {
 	Name        string `json:"name"`
@@ -61,7 +62,7 @@ func scanSkills(h *Host) []skillDescriptor {
 		case name != e.Name():
 			h.logf("node host skill skipped (%s): directory, name, and frontmatter must match", file)
 			continue
-		case !skillNameRE.MatchString(name) || desc == "" || len(desc) > maxSkillDescChars || len(b) > maxSkillBytes:
+		case !skillNameRE().MatchString(name) || desc == "" || len(desc) > maxSkillDescChars || len(b) > maxSkillBytes:
 			h.logf("node host skill skipped (%s): invalid name, description, or size", file)
 			continue
 		case len(out) >= maxSkills:
