@@ -58,6 +58,17 @@ func (r *runtime) toolCommands() []*cli.Command {
 				groups[path[0]] = g
 				top = append(top, g)
 			}
+			// Nested words (`nodes camera snap`): one subgroup per word.
+			for i := 1; i < len(path)-1; i++ {
+				key := strings.Join(path[:i+1], " ")
+				sub := groups[key]
+				if sub == nil {
+					sub = &cli.Command{Name: path[i], Usage: "the " + name + " tool's " + path[i] + " actions"}
+					groups[key] = sub
+					g.Subcommands = append(g.Subcommands, sub)
+				}
+				g = sub
+			}
 			g.Subcommands = append(g.Subcommands, cmd)
 		}
 	}
