@@ -267,3 +267,100 @@ func TestNodeRunUsage(t *testing.T) {
 		t.Errorf("status --json: %s", out)
 	}
 }
+
+// Gateway, node host and CLI as three real processes: the node's surface
+// waits in `nodes pending`, `nodes approve` lets it in, the CLI reaches its
+// commands, and system.run goes through the exec approvals on the node:
+// a command they hold waits for `approvals resolve`, allow-always is
+// stored in the node's own file.
+func TestNodeHostPairInvokeApprove(t *testing.T) {
+	t.Parallel()
+	port, err := freePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := serveOn(t, filepath.Join(t.TempDir(), "gw"), port)
+	state := filepath.Join(t.TempDir(), "node")
+	n := startNode(t, state, []string{"OPENCLAW_GATEWAY_TOKEN=sig"}, "--port", strconv.Itoa(port), "--display-name", "pair-node")
+	waitNodeStatus(t, n, "connected", func(r gjson.Result) bool { return r.Get("status.connected").Bool() })
+	id, _, _ := nodeCLI(t, state, "identity", "--json")
+	nodeID := gjson.Get(id, "deviceId").String()
+	cli := func(want int, args ...string) gjson.Result {
+		t.Helper()
+		out, stderr, code := runCLI(t, g, append(args, "--json")...)
+		if code != want {
+			t.Fatalf("%v: exit %d, want %d\n%s%s\nnode log:\n%s", args, code, want, out, stderr, n.logs.String())
+		}
+		return gjson.Parse(out)
+	}
+	pending := cli(0, "nodes", "pending").Get("details.pending")
+	var rid string
+	for _, p := range pending.Array() {
+		if p.Get("nodeId").String() == nodeID {
+			rid = p.Get("requestId").String()
+		}
+	}
+	if rid == "" || !strings.Contains(pending.Raw, `"system.run"`) {
+		t.Fatalf("the node's surface is not pending: %s", pending.Raw)
+	}
+	if r := cli(2, "nodes", "invoke", "--node", "pair-node", "--command", "system.which", "--tool-params", `{"bins":["sh"]}`); !strings.Contains(r.Get("error.message").String(), "pending approval") {
+		t.Errorf("invoked before approval: %s", r.Raw)
+	}
+	cli(0, "nodes", "approve", rid)
+	if which := cli(0, "nodes", "which", "pair-node", "sh"); !strings.HasSuffix(which.Get("details.bins.sh").String(), "/sh") {
+		t.Errorf("nodes which: %s", which.Raw)
+	}
+	st := cli(0, "nodes", "status").Get("details.nodes.#(nodeId==" + nodeID + ")")
+	if !st.Get("connected").Bool() || st.Get("hostStats.cpuCount").Int() < 1 {
+		t.Errorf("nodes status: %s", st.Raw)
+	}
+	if run := cli(0, "nodes", "run", "--node", "pair-node", "--command", "echo", "--command", "hi there"); run.Get("details.stdout").String() != "hi there\n" {
+		t.Errorf("nodes run: %s", run.Raw)
+	}
+
+	// The node's own approvals: allowlist, asking on a miss.
+	approvals := func(args ...string) {
+		t.Helper()
+		exe, _ := exec.LookPath("openclaw")
+		cmd := exec.Command(exe, append([]string{"approvals"}, args...)...)
+		cmd.Env = append(os.Environ(), "HOME="+filepath.Dir(state), "OPENCLAW_STATE_DIR="+state)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("approvals %v: %v %s", args, err, out)
+		}
+	}
+	approvals("set", "--security", "allowlist", "--ask", "on-miss")
+	held := cli(8, "nodes", "run", "--node", "pair-node", "--command", "echo", "--command", "approved once")
+	aid := held.Get("error.details.approvalId").String()
+	if aid == "" || held.Get("error.details.host").String() != "node" {
+		t.Fatalf("held: %s", held.Raw)
+	}
+	cli(0, "approvals", "resolve", aid, "allow-once")
+	waitTask := func(want string) {
+		t.Helper()
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			for _, task := range cli(0, "tasks", "list").Get("tasks").Array() {
+				if task.Get("status").String() == "ok" && task.Get("result.details.stdout").String() == want {
+					return
+				}
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("no task printed %q; node log:\n%s", want, n.logs.String())
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	waitTask("approved once\n")
+	held = cli(8, "nodes", "run", "--node", "pair-node", "--command", "echo", "--command", "approved always")
+	cli(0, "approvals", "resolve", held.Get("error.details.approvalId").String(), "allow-always")
+	waitTask("approved always\n")
+	file, err := os.ReadFile(filepath.Join(state, "exec-approvals.json"))
+	if err != nil || !strings.Contains(string(file), `"source": "allow-always"`) {
+		t.Errorf("allow-always is not in the node's approvals file: %v %s", err, file)
+	}
+	approvals("set", "--security", "deny")
+	denied := cli(3, "nodes", "run", "--node", "pair-node", "--command", "echo", "--command", "never")
+	if !strings.Contains(denied.Raw, "security=deny") {
+		t.Errorf("security deny on the node: %s", denied.Raw)
+	}
+}

@@ -365,11 +365,29 @@ func TestSystemRunApprovals(t *testing.T) {
 	if len(al) != 2 || al[1].Pattern != echo || al[1].Source != "allow-always" {
 		t.Fatalf("allow-always did not store the executable: %+v", al)
 	}
-	// The policy changed since the plan (allow-always added a rule it
-	// lacks? no: rules are only checked to still exist; tighten ask).
 	if r := gw.invoke("system.run", map[string]any{"command": []string{"echo", "later"}}, 20000); !r.OK {
 		t.Errorf("echo after allow-always: %s", r.raw)
 	}
+	// A shell's inline script: allow-always stores each segment's program.
+	shArgv := []string{"/bin/sh", "-lc", "printf 'a\\nb\\n' | wc -l"}
+	sp := gjson.Parse(*gw.invoke("system.run.prepare", map[string]any{"command": shArgv}, 20000).PayloadJSON)
+	if sp.Get("plan.argv.0").String() != "/bin/sh" || sp.Get("allowAlwaysCoverage.complete").Bool() {
+		t.Errorf("prepare of a shell script: %s", sp.Raw)
+	}
+	sh := gw.invoke("system.run", map[string]any{"command": shArgv, "cwd": sp.Get("plan.cwd").String(), "systemRunPlan": json.RawMessage(sp.Get("plan").Raw),
+		"approved": true, "approvalDecision": "allow-always"}, 20000).payload(t)
+	if strings.TrimSpace(sh["stdout"].(string)) != "2" {
+		t.Errorf("shell script: %v", sh)
+	}
+	after, _ = approvalsfile.Load(approvalsfile.Path(o.StateDir))
+	stored := map[string]bool{}
+	for _, e := range after.Agent("main").Allowlist {
+		stored[e.Pattern] = true
+	}
+	if !stored[resolveExecutable("printf", "/")] || !stored[resolveExecutable("wc", "/")] {
+		t.Errorf("the script's programs were not stored: %+v", after.Agent("main").Allowlist)
+	}
+	// The policy changed since the plan (ask tightened): refused.
 	doc = after
 	doc.Defaults.Ask = "always"
 	writeApprovals(t, o.StateDir, doc)

@@ -42,6 +42,7 @@ type publication struct {
 	method, label string
 	params        any
 	done          bool // published, unsupported or rejected
+	lastLogged    string
 	delay         time.Duration
 	next          time.Time
 }
@@ -164,7 +165,10 @@ func (p *publisher) publishDue(ctx context.Context) time.Duration {
 			it.done = true
 			p.h.logf("node host %s publish failed: %v", it.label, err)
 		default:
-			p.h.logf("node host %s publish failed: %v", it.label, err)
+			if msg := err.Error(); msg != it.lastLogged { // a retried failure is logged once
+				it.lastLogged = msg
+				p.h.logf("node host %s publish failed: %v; retrying", it.label, err)
+			}
 			it.next = time.Now().Add(it.delay)
 			it.delay = min(it.delay*2, pubRetryMax)
 		}

@@ -435,18 +435,40 @@ func eventOutput(r runResult) string {
 	return s
 }
 
-// allowAlways stores the approved command's executable in this node's
-// allowlist (what allow-always means on the exec family: the program,
-// not its arguments), as the original node host persists it.
+// allowAlways stores the approved command's executables in this node's
+// allowlist (what allow-always means on the exec family: the programs,
+// not their arguments), as the original node host persists them: the
+// argv's program, or for a shell's inline script (`sh -lc "a | b"`) each
+// segment's program behind transparent wrappers. A script the analysis
+// cannot vouch for (substitutions, redirections, a refused wrapper such
+// as sudo) stores nothing: it will be asked again.
 func (h *Host) allowAlways(ctx context.Context, agent string, argv []string, cwd, text string) error {
-	if _, wrapped := shellPayload(argv); wrapped {
-		return nil // a shell's script cannot be vouched for by a path
-	}
 	if cwd == "" {
 		cwd = h.opts.Workdir
 	}
-	exe := resolveExecutable(argv[0], cwd)
-	if exe == "" {
+	var exes []string
+	if payload, wrapped := shellPayload(argv); wrapped {
+		segs, ok := policy.AnalyzeWords(payload)
+		if !ok {
+			return nil
+		}
+		for _, seg := range segs {
+			start, refused := policy.Unwrap(seg, func(name string) bool {
+				p := resolveExecutable(name, cwd)
+				return p != "" && slices.Contains([]string{"/bin", "/usr/bin", "/sbin", "/usr/sbin"}, filepath.Dir(p))
+			})
+			if refused != "" || start >= len(seg.Argv) {
+				return nil
+			}
+			exe := resolveExecutable(seg.Argv[start], cwd)
+			if exe == "" {
+				return nil
+			}
+			exes = append(exes, exe)
+		}
+	} else if exe := resolveExecutable(argv[0], cwd); exe != "" {
+		exes = append(exes, exe)
+	} else {
 		return errors.New("executable not found")
 	}
 	if agent == "" {
@@ -454,13 +476,13 @@ func (h *Host) allowAlways(ctx context.Context, agent string, argv []string, cwd
 	}
 	_, err := approvalsfile.Update(ctx, approvalsfile.Path(h.opts.StateDir), func(s *approvalsfile.Snapshot) error {
 		a := s.Doc.Agent(agent)
-		for _, e := range a.Allowlist {
-			if e.Pattern == exe && e.ArgPattern == "" {
-				return nil
+		for _, exe := range exes {
+			if slices.ContainsFunc(a.Allowlist, func(e policy.AllowlistEntry) bool { return e.Pattern == exe && e.ArgPattern == "" }) {
+				continue
 			}
+			a.Allowlist = append(a.Allowlist, policy.AllowlistEntry{Pattern: exe, Source: "allow-always",
+				LastUsedAt: nowMs(), LastUsedCommand: text, LastResolvedPath: exe})
 		}
-		a.Allowlist = append(a.Allowlist, policy.AllowlistEntry{Pattern: exe, Source: "allow-always",
-			LastUsedAt: nowMs(), LastUsedCommand: text, LastResolvedPath: exe})
 		return nil
 	})
 	return err
