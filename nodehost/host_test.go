@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -119,13 +120,13 @@ func TestStatsEveryInterval(t *testing.T) {
 
 func TestInventoryRetriedUntilApprovedAndUnknownMethodDropped(t *testing.T) {
 	gw := newTestGW(t, "tok")
-	approved := false
+	var approved atomic.Bool
 	gw.answer = func(method string, _ json.RawMessage) (any, *protocol.ErrorShape) {
 		switch method {
 		case "node.pluginTools.update":
 			return nil, protocol.NewError(protocol.ErrInvalidRequest, "unknown method: node.pluginTools.update", nil)
 		case "node.runnerInventory.update":
-			if !approved {
+			if !approved.Load() {
 				return nil, protocol.NewError(protocol.ErrUnavailable, "node capability surface is awaiting operator approval", nil)
 			}
 		}
@@ -133,9 +134,7 @@ func TestInventoryRetriedUntilApprovedAndUnknownMethodDropped(t *testing.T) {
 	}
 	h, _ := runHost(t, hostOptions(t, gw))
 	gw.waitFor("two tries", func() bool { return countMethod(gw.requests, "node.runnerInventory.update") >= 2 })
-	gw.mu.Lock()
-	approved = true
-	gw.mu.Unlock()
+	approved.Store(true)
 	gw.event("node.pair.resolved", map[string]any{"requestId": "r1", "nodeId": h.DeviceID(), "decision": "approved"})
 	gw.waitFor("an accepted inventory", func() bool { return countMethod(gw.requests, "node.runnerInventory.update") >= 3 })
 	// Once accepted nothing is pending; the unknown method was sent once
