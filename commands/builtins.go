@@ -20,6 +20,7 @@ func (r *runtime) builtinCommands() []*cli.Command {
 		r.serveCommand("serve"),
 		r.healthCommand(),
 		r.devicesCommand(),
+		r.nodeCommand(),
 		r.approvalsCommand(),
 		r.logsCommand(),
 		r.tasksCommand(),
@@ -40,7 +41,7 @@ func (r *runtime) builtinCommands() []*cli.Command {
 	}
 	for _, c := range cmds {
 		switch c.Name {
-		case "gateway", "serve", "health", "logs", "devices", "tasks":
+		case "gateway", "serve", "health", "logs", "devices", "tasks", "node":
 			c.Category = policy.GroupLabel("group:automation")
 		default:
 			c.Category = "Setup"
