@@ -55,7 +55,7 @@ func (r *runtime) gatewayCall(c *cli.Context) error {
 	}
 	scopes := cliDefaultScopes
 	if a := tools.ByMethod(method); a != nil && a.Scope != "" {
-		scopes = []string{a.Scope}
+		scopes = a.ScopesFor(raw)
 	}
 	r.expectFinal = c.Bool("expect-final")
 	res, err := r.callScopes(c, method, scopes, raw, 10*time.Second)

@@ -102,7 +102,7 @@ func (r *runtime) methodCommand(a *tools.Action, name string, x methodExtra) *cl
 			if err != nil {
 				return fmt.Errorf("%s params: %w", a.Method, err)
 			}
-			res, err := r.callScopes(c, a.Method, []string{a.RequiredScope()}, raw, methodTimeout)
+			res, err := r.callScopes(c, a.Method, a.ScopesFor(raw), raw, methodTimeout)
 			if err != nil && x.Retry != nil {
 				if scopes := x.Retry(err); scopes != nil {
 					res, err = r.callScopes(c, a.Method, scopes, raw, methodTimeout)

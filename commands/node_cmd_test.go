@@ -314,6 +314,19 @@ func TestNodeHostPairInvokeApprove(t *testing.T) {
 	if !st.Get("connected").Bool() || st.Get("hostStats.cpuCount").Int() < 1 {
 		t.Errorf("nodes status: %s", st.Raw)
 	}
+	// fs.listDir needs operator.admin besides node.invoke's write: the CLI
+	// asks for it for that call (Action.CallScopes), through the nodes tool
+	// and through gateway call alike.
+	listDir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(listDir, "seen.d"), 0o755); err != nil { // fs.listDir lists directories
+		t.Fatal(err)
+	}
+	if ls := cli(0, "nodes", "invoke", "--node", "pair-node", "--command", "fs.listDir", "--tool-params", `{"path":"`+listDir+`"}`); !strings.Contains(ls.Raw, "seen.d") {
+		t.Errorf("nodes invoke fs.listDir: %s", ls.Raw)
+	}
+	if ls := cli(0, "gateway", "call", "node.invoke", "--params", `{"nodeId":"`+nodeID+`","command":"fs.listDir","params":{"path":"`+listDir+`"},"idempotencyKey":"ls-1"}`); !strings.Contains(ls.Raw, "seen.d") {
+		t.Errorf("gateway call node.invoke fs.listDir: %s", ls.Raw)
+	}
 	if run := cli(0, "nodes", "run", "--node", "pair-node", "--command", "echo", "--command", "hi there"); run.Get("details.stdout").String() != "hi there\n" {
 		t.Errorf("nodes run: %s", run.Raw)
 	}

@@ -9,30 +9,14 @@ import (
 	"strings"
 
 	"github.com/openclaw-go/openclaw/failure"
+	"github.com/openclaw-go/openclaw/policy"
 	"github.com/openclaw-go/openclaw/tools"
 )
 
-// formatExecCommand is the original's display form of an argv (also what
-// rawCommand must equal): arguments with whitespace or a double quote are
-// double-quoted with inner quotes escaped; an empty one is "".
-func formatExecCommand(argv []string) string {
-	parts := make([]string, len(argv))
-	for i, a := range argv {
-		switch {
-		case a == "":
-			parts[i] = `""`
-		case !strings.ContainsAny(a, " \t\n\r\v\f\"") && !strings.ContainsFunc(a, isUnicodeSpace):
-			parts[i] = a
-		default:
-			parts[i] = `"` + strings.ReplaceAll(a, `"`, `\"`) + `"`
-		}
-	}
-	return strings.Join(parts, " ")
-}
-
-func isUnicodeSpace(r rune) bool {
-	return r == '\u00a0' || r == '\u2028' || r == '\u2029' || r == '\ufeff' || (r >= '\u2000' && r <= '\u200a') || r == '\u3000'
-}
+// formatExecCommand is the original's display form of an argv (what
+// rawCommand must equal); one definition, shared with the gateway's exec
+// host=node (policy.DisplayArgv).
+func formatExecCommand(argv []string) string { return policy.DisplayArgv(argv) }
 
 // shellWrappers are the POSIX shells whose `-c PAYLOAD` is an inline script.
 var shellWrappers = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "ash": true, "fish": true}

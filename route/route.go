@@ -11,6 +11,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/tidwall/gjson"
@@ -120,7 +121,7 @@ func (r *Router) Run(ctx context.Context, a *tools.Action, params any) (json.Raw
 		return nil, err
 	}
 	if a.Tool == "" {
-		return r.conn.Call(ctx, a.Method, []string{a.RequiredScope()}, raw, r.callOptions())
+		return r.conn.Call(ctx, a.Method, a.ScopesFor(raw), raw, r.callOptions())
 	}
 	return r.relayTool(ctx, a, raw)
 }
@@ -203,8 +204,10 @@ func (r *Router) relayTool(ctx context.Context, a *tools.Action, args json.RawMe
 	// tools.invoke needs write; the tool itself may need more (gateway
 	// config writes need admin).
 	scopes := []string{protocol.ScopeWrite}
-	if s := a.RequiredScope(); s != protocol.ScopeWrite {
-		scopes = append(scopes, s)
+	for _, s := range a.ScopesFor(args) {
+		if !slices.Contains(scopes, s) {
+			scopes = append(scopes, s)
+		}
 	}
 	payload, err := r.conn.Call(ctx, "tools.invoke", scopes, req, r.callOptions())
 	if err != nil {

@@ -163,6 +163,21 @@ func (a *Action) RequiredScope() string {
 	return protocol.ScopeAdmin
 }
 
+// ScopesFor is what a relaying front door asks the gateway for to make
+// this call with params: RequiredScope and the call's own CallScopes.
+func (a *Action) ScopesFor(params json.RawMessage) []string {
+	scopes := []string{a.RequiredScope()}
+	if a.CallScopes == nil {
+		return scopes
+	}
+	for _, s := range a.CallScopes(params) {
+		if !slices.Contains(scopes, s) {
+			scopes = append(scopes, s)
+		}
+	}
+	return scopes
+}
+
 // invoke validates, checks policy, runs the handler and encodes the result.
 // The params are decoded once here (unless the caller passed them decoded);
 // the schema checks that value and typed handlers are filled from it.

@@ -74,6 +74,12 @@ type Action struct {
 	// Scope is the operator scope required to call this over the gateway
 	// (and through tools.invoke); see RequiredScope for the defaults.
 	Scope string
+	// CallScopes, when set, names the scopes one call needs beyond Scope
+	// because of what its params ask for (node.invoke of browser.proxy or
+	// fs.listDir needs operator.admin). The handler enforces them; front
+	// doors that relay (the CLI) ask the gateway for them, so a connection
+	// is never granted more than the call in hand needs.
+	CallScopes func(params json.RawMessage) []string
 	// Roles may call this over the gateway; nil means operators only.
 	// Node-only methods say []string{"node"}.
 	Roles []string

@@ -81,6 +81,7 @@ func withNodeTarget(a *tools.Action) {
 		}
 		a.Schema = a.Schema[:at] + propTargetNode + sep + a.Schema[at:]
 	}
+	a.CallScopes = nodeTargetScopes
 	run, verb := a.Run, a.Verb
 	a.Run = func(ctx context.Context, env *tools.Env, raw json.RawMessage) (any, error) {
 		p := map[string]any{}
@@ -303,4 +304,15 @@ func jsonAny(r gjson.Result) any {
 func str(v any) string {
 	s, _ := v.(string)
 	return strings.TrimSpace(s)
+}
+
+// nodeTargetScopes: browser.proxy on a node needs operator.admin, so a
+// relayed call that names target "node" asks for it. A default node from
+// gateway.nodes.browser.node is only known on the gateway: such calls need
+// a connection that has admin already (the gateway's own check says so).
+func nodeTargetScopes(raw json.RawMessage) []string {
+	if gjson.GetBytes(raw, "target").String() == "node" || gjson.GetBytes(raw, "node").String() != "" {
+		return []string{tools.ScopeAdmin}
+	}
+	return nil
 }

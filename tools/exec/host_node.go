@@ -137,7 +137,7 @@ func shellArgv(platform, command string) []string {
 // nodeArgv is a plain command's words (no operators, quotes resolved,
 // nothing for a shell to expand) run directly, so a node can bind an
 // approval to its executable; anything else runs through the node's shell.
-func nodeArgv(platform, command string) []string {
+func nodeArgv(platform, command string) ([]string, bool) {
 	if segs, ok := policy.AnalyzeWords(command); ok && len(segs) == 1 && !strings.HasPrefix(strings.ToLower(platform), "win") {
 		argv := segs[0].Argv
 		plain := len(argv) > 0 && !strings.Contains(argv[0], "=") // FOO=1 cmd sets env: the shell's job
@@ -145,10 +145,10 @@ func nodeArgv(platform, command string) []string {
 			plain = plain && !e
 		}
 		if plain {
-			return argv
+			return argv, true
 		}
 	}
-	return shellArgv(platform, command)
+	return shellArgv(platform, command), false
 }
 
 // nodeInvoke calls node.invoke as the caller.
@@ -205,8 +205,14 @@ func runOnNode(ctx context.Context, env *tools.Env, p execParams) (any, error) {
 		timeoutS = maxTimeoutS
 	}
 	cmdTimeout := secondsDuration(timeoutS)
-	argv := nodeArgv(t.platform, p.Command)
-	run := map[string]any{"command": argv, "rawCommand": p.Command, "agentId": env.AgentID(), "timeoutMs": cmdTimeout.Milliseconds()}
+	argv, plain := nodeArgv(t.platform, p.Command)
+	rawCommand := p.Command
+	if plain {
+		// The node compares rawCommand with its display form of the argv
+		// (`echo 'a b'` is shown and bound as `echo "a b"`).
+		rawCommand = policy.DisplayArgv(argv)
+	}
+	run := map[string]any{"command": argv, "rawCommand": rawCommand, "agentId": env.AgentID(), "timeoutMs": cmdTimeout.Milliseconds()}
 	if env.Subject.SessionKey != "" {
 		run["sessionKey"] = env.Subject.SessionKey
 	}
@@ -292,7 +298,7 @@ func runOnNode(ctx context.Context, env *tools.Env, p execParams) (any, error) {
 	}
 	nodeID := t.id
 	cwd, _ := run["cwd"].(string)
-	rawCommand, _ := run["rawCommand"].(string)
+	rawCommand, _ = run["rawCommand"].(string)
 	req := approvalRequest{Command: rawCommand, CommandArgv: argv, Cwd: cwd, Env: maps.Clone(p.Env), Host: "node", NodeID: &nodeID,
 		Security: sec, Ask: ask, AgentID: env.AgentID(), SessionKey: env.Subject.SessionKey,
 		AllowedDecisions: []string{decisionAllowOnce, decisionAllowAlways, decisionDeny}}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/openclaw-go/openclaw/protocol"
 	"github.com/openclaw-go/openclaw/tools"
 )
@@ -69,13 +71,13 @@ func init() {
 			}
 			return h.remove(ctx, env, p.NodeID)
 		}))
-	op("node.invoke", "Invoke a command on a connected node (admin for browser.proxy*, fs.listDir, terminal.upload)",
-		protocol.ScopeWrite, `{"type":"object","required":["nodeId","command","idempotencyKey"],"properties":{
+	tools.Register(&tools.Action{Method: "node.invoke", Summary: "Invoke a command on a connected node (admin for browser.proxy*, fs.listDir, terminal.upload)",
+		Scope: protocol.ScopeWrite, CallScopes: invokeScopes, Where: tools.Gateway, Hidden: true, Schema: `{"type":"object","required":["nodeId","command","idempotencyKey"],"properties":{
 			"nodeId":{"type":"string","minLength":1},"command":{"type":"string","minLength":1},"params":{},
 			"timeoutMs":{"type":"integer","minimum":0},"idempotencyKey":{"type":"string","minLength":1},
 			"sessionKey":{"type":"string","minLength":1},"turnSourceChannel":{"type":"string"},"turnSourceTo":{"type":"string"},
 			"turnSourceAccountId":{"type":"string"},"turnSourceThreadId":{"type":["string","number"]}},"additionalProperties":false}`,
-		invokeMethod)
+		Run: invokeMethod})
 	op("node.pending.enqueue", "Queue a status or location request for a node", protocol.ScopeWrite,
 		`{"type":"object","required":["nodeId","type"],"properties":{"nodeId":{"type":"string","minLength":1},
 			"type":{"type":"string","enum":["status.request","location.request"]},"priority":{"type":"string","enum":["normal","high"]},
@@ -455,4 +457,14 @@ func reportMethod(method, kind string) tools.Handler {
 		}
 		return map[string]any{"nodeId": ln.nodeID}, nil
 	}
+}
+
+// invokeScopes: a node command that reads files or drives the node's
+// browser needs operator.admin besides node.invoke's write, so the CLI asks
+// for it with such a call (and only then).
+func invokeScopes(raw json.RawMessage) []string {
+	if tables().adminInvoke[gjson.GetBytes(raw, "command").String()] {
+		return []string{protocol.ScopeAdmin}
+	}
+	return nil
 }

@@ -143,8 +143,8 @@ func init() {
 			`"command":{"type":"string","minLength":1,"description":"Node command (system.which, device.info, ...)"}`,
 			`"params":{"type":["object","string"],"description":"Command params: a JSON object (default {}); on the command line --tool-params JSON"}`,
 			`"idempotencyKey":{"type":"string","minLength":1}`),
-		Examples: []string{`openclaw nodes invoke --node build-box --command system.which --tool-params '{"bins":["git"]}'`},
-		Run:      runInvoke, Render: renderPayload})
+		Examples:   []string{`openclaw nodes invoke --node build-box --command system.which --tool-params '{"bins":["git"]}'`},
+		CallScopes: invokeScopes, Run: runInvoke, Render: renderPayload})
 	reg(&tools.Action{Verb: "which", Summary: "Resolve executables on a node's PATH (system.which)",
 		Schema: objReq([]string{"node", "bins"}, propNode, propInvokeTimeout,
 			`"bins":{"type":"array","minItems":1,"items":{"type":"string","minLength":1},"description":"Executable names"}`),

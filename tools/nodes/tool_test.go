@@ -187,7 +187,7 @@ func TestExecHostNode(t *testing.T) {
 	}
 	call(t, op, "exec.approval.resolve", map[string]any{"id": pending, "decision": "allow-once"})
 	r := <-done
-	if r.Get("output.details.stdout").String() != "ran: echo 'two words'\n" || r.Get("output.details.exitCode").Int() != 0 {
+	if r.Get("output.details.stdout").String() != "ran: echo \"two words\"\n" || r.Get("output.details.exitCode").Int() != 0 {
 		t.Fatalf("nodes run: %s", r.Raw)
 	}
 	// A node without system.run in its surface is refused, never run here.
