@@ -34,15 +34,25 @@ func notFound(prefix, id string) error {
 }
 
 // status is cron.status.
-func (s *Service) status() map[string]any {
+func (s *Service) status() statusResult {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var next any
 	if n, ok := s.nextWakeLocked(); ok && s.enabled {
 		next = n
 	}
-	return map[string]any{"enabled": s.enabled, "storePath": s.dbPath, "storage": "sqlite", "sqlitePath": s.dbPath,
-		"jobs": len(s.byID), "nextWakeAtMs": next}
+	return statusResult{Enabled: s.enabled, StorePath: s.dbPath, Storage: "sqlite", SQLitePath: s.dbPath,
+		Jobs: len(s.byID), NextWakeAtMs: next}
+}
+
+// statusResult is cron.status, in the original's field order.
+type statusResult struct {
+	Enabled      bool   `json:"enabled"`
+	StorePath    string `json:"storePath"`
+	Storage      string `json:"storage"`
+	SQLitePath   string `json:"sqlitePath"`
+	Jobs         int    `json:"jobs"`
+	NextWakeAtMs any    `json:"nextWakeAtMs"`
 }
 
 // listFilter is cron.list's params.

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/openclaw-go/openclaw/protocol"
 	"github.com/openclaw-go/openclaw/tools"
 )
 
@@ -25,74 +24,99 @@ const toolCommon = `"gatewayUrl":{"type":"string","description":"Gateway URL ove
 var flatJobKeys = []string{"name", "schedule", "sessionTarget", "wakeMode", "payload", "delivery", "enabled", "description",
 	"deleteAfterRun", "agentId", "sessionKey", "message", "text", "model", "thinking", "timeoutSeconds", "allowUnsafeExternalContent"}
 
+// toolSchema is the Classic tool schema: one flat object (providers
+// reject root unions), requirements per action checked at run time; add
+// also takes the job's fields at the top level.
+const toolSchema = `{"type":"object","properties":{
+	"action":{"type":"string","enum":["status","list","add","update","remove","run","runs","wake"],"description":"what to do"},
+	` + toolCommon + `,
+	"includeDisabled":{"type":"boolean","description":"list: include disabled jobs"},
+	"job":{"type":"object","description":"add: the job {name, schedule, sessionTarget, wakeMode, payload, delivery?}","additionalProperties":true},
+	"jobId":{"type":"string","description":"update/remove/run/runs: the job id (canonical)"},
+	"id":{"type":"string","description":"compatibility alias of jobId"},
+	"patch":{"type":"object","description":"update: the fields to change","additionalProperties":true},
+	"text":{"type":"string","description":"wake: the system event text"},
+	"mode":{"type":"string","enum":["now","next-heartbeat"],"description":"wake: when the main session sees it (default next-heartbeat)"},
+	"runMode":{"type":"string","enum":["due","force"],"description":"run: force (default) or due (only if due)"},
+	"contextMessages":{"type":"number","minimum":0,"maximum":10,"description":"add: recent messages to append to a systemEvent text"}
+},"required":["action"]}`
+
+const toolDescription = `Manage scheduled jobs on the gateway (cron). Actions: status; list (includeDisabled); ` +
+	`add (job); update (jobId, patch); remove (jobId); run (jobId, runMode); runs (jobId); wake (text, mode). ` +
+	`A job is {name, schedule, sessionTarget, wakeMode, payload, delivery?}. ` +
+	`schedule: {kind:"at", at:ISO time} (one-shot; ISO times without an explicit timezone are treated as UTC) | ` +
+	`{kind:"every", everyMs} | {kind:"cron", expr, tz} (expr is wall time in tz: never convert it to UTC). ` +
+	`sessionTarget "main" requires payload {kind:"systemEvent", text} (queued for the main session); ` +
+	`"isolated" requires payload {kind:"agentTurn", message} (a fresh agent turn, delivered by announce by default). ` +
+	`wakeMode "now" or "next-heartbeat". Use jobId as the canonical identifier; id is accepted for compatibility.`
+
 func init() {
-	reg := func(verb, summary, scope, props string, closed bool, run tools.Handler, render tools.Renderer) {
-		schema := `{"type":"object","properties":{` + props + `,` + toolCommon + `}`
-		if closed {
-			schema += `,"additionalProperties":false`
-		}
-		schema += `}`
-		tools.Register(&tools.Action{Tool: "cron", Verb: verb, Summary: summary, Scope: scope, Where: tools.Gateway,
-			Schema: schema, Run: run, Render: render})
+	tools.Register(&tools.Action{Tool: "cron", Summary: "Manage scheduled jobs (cron)", Description: toolDescription,
+		Where: tools.Gateway, Schema: toolSchema, Run: toolRun})
+}
+
+// toolRun dispatches on action, as the original's tool does.
+func toolRun(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
+	m, err := decodeObject(params)
+	if err != nil {
+		return nil, tools.Errorf(tools.CodeInvalidParams, "invalid cron params: %v", err)
 	}
-	idp := `"jobId":{"type":"string","description":"job id (canonical)"},"id":{"type":"string","description":"job id (compatibility alias of jobId)"}`
-	reg("status", "Scheduler status (enabled, job count, next wake).", protocol.ScopeRead, `"includeDisabled":{"type":"boolean"}`, true,
-		toolMethod("cron.status", func(obj) (any, error) { return map[string]any{}, nil }), nil)
-	reg("list", "List jobs (includeDisabled to show disabled ones too).", protocol.ScopeRead,
-		`"includeDisabled":{"type":"boolean","description":"include disabled jobs (list)"}`, true,
-		toolMethod("cron.list", func(m obj) (any, error) {
-			p := map[string]any{}
-			if b, ok := m["includeDisabled"].(bool); ok {
-				p["includeDisabled"] = b
-			}
-			return p, nil
-		}), nil)
-	reg("add", `Create a job from job={name, schedule, sessionTarget, wakeMode, payload, delivery?}. `+
-		`schedule: {kind:"at", at:ISO time} (a one-shot; ISO times without an offset are UTC) | {kind:"every", everyMs} | `+
-		`{kind:"cron", expr, tz} (expr is wall time in tz: never convert it to UTC). `+
-		`sessionTarget "main" needs payload {kind:"systemEvent", text} (queued for the main session); `+
-		`"isolated" needs payload {kind:"agentTurn", message} (a fresh agent turn; delivery announce by default). `+
-		`wakeMode "now" or "next-heartbeat". Use jobId as the canonical identifier; id is accepted for compatibility.`,
-		protocol.ScopeAdmin,
-		`"job":{"type":"object","description":"the job (add)","additionalProperties":true},
-		"contextMessages":{"type":"number","minimum":0,"maximum":10,"description":"recent messages to append to a systemEvent text (add)"}`,
-		false, toolAdd, nil)
-	reg("update", "Change a job: jobId and patch (the fields to change).", protocol.ScopeAdmin,
-		idp+`,"patch":{"type":"object","description":"fields to change (update)","additionalProperties":true}`, true,
-		toolMethod("cron.update", func(m obj) (any, error) {
-			id, err := toolJobID(m)
-			if err != nil {
-				return nil, err
-			}
-			patch, ok := objOf(m["patch"])
-			if !ok {
-				return nil, tools.Errorf(tools.CodeInvalidParams, "patch required")
-			}
-			return map[string]any{"id": id, "patch": patch}, nil
-		}), nil)
-	reg("remove", "Remove a job by jobId.", protocol.ScopeAdmin, idp, true, toolByID("cron.remove", nil), nil)
-	reg("run", "Run a job now by jobId (runMode due runs it only if due; default force).", protocol.ScopeAdmin,
-		idp+`,"runMode":{"type":"string","enum":["due","force"],"description":"run: due or force (default)"}`, true,
-		toolByID("cron.run", func(m obj, p map[string]any) {
+	action, _ := str(m, "action")
+	byID := func(method string, more func(p map[string]any)) (any, error) {
+		id, err := toolJobID(m)
+		if err != nil {
+			return nil, err
+		}
+		p := map[string]any{"id": id}
+		if more != nil {
+			more(p)
+		}
+		return callMethod(ctx, env, method, p)
+	}
+	switch action {
+	case "status":
+		return callMethod(ctx, env, "cron.status", map[string]any{})
+	case "list":
+		p := map[string]any{}
+		if b, ok := m["includeDisabled"].(bool); ok {
+			p["includeDisabled"] = b
+		}
+		return callMethod(ctx, env, "cron.list", p)
+	case "add":
+		return toolAdd(ctx, env, m)
+	case "update":
+		id, err := toolJobID(m)
+		if err != nil {
+			return nil, err
+		}
+		patch, ok := objOf(m["patch"])
+		if !ok {
+			return nil, tools.Errorf(tools.CodeInvalidParams, "patch required")
+		}
+		return callMethod(ctx, env, "cron.update", map[string]any{"id": id, "patch": patch})
+	case "remove":
+		return byID("cron.remove", nil)
+	case "run":
+		return byID("cron.run", func(p map[string]any) {
 			p["mode"] = "force"
 			if s, ok := str(m, "runMode"); ok {
 				p["mode"] = s
 			}
-		}), nil)
-	reg("runs", "Run history of a job by jobId, newest first.", protocol.ScopeRead, idp, true, toolByID("cron.runs", nil), nil)
-	reg("wake", "Queue text as a system event for the main session (mode now, or next-heartbeat by default).", protocol.ScopeWrite,
-		`"text":{"type":"string","description":"the event text (wake)"},"mode":{"type":"string","enum":["now","next-heartbeat"],"description":"wake mode (default next-heartbeat)"}`, true,
-		toolMethod("wake", func(m obj) (any, error) {
-			text, ok := str(m, "text")
-			if !ok {
-				return nil, tools.Errorf(tools.CodeInvalidParams, "text required")
-			}
-			mode, ok := str(m, "mode")
-			if !ok {
-				mode = WakeNextHeartbeat
-			}
-			return map[string]any{"text": text, "mode": mode}, nil
-		}), nil)
+		})
+	case "runs":
+		return byID("cron.runs", nil)
+	case "wake":
+		text, ok := str(m, "text")
+		if !ok {
+			return nil, tools.Errorf(tools.CodeInvalidParams, "text required")
+		}
+		mode, ok := str(m, "mode")
+		if !ok {
+			mode = WakeNextHeartbeat
+		}
+		return callMethod(ctx, env, "wake", map[string]any{"text": text, "mode": mode})
+	}
+	return nil, tools.Errorf(tools.CodeInvalidParams, "Unknown action: %s", action)
 }
 
 // toolJobID is jobId, else id.
@@ -104,35 +128,6 @@ func toolJobID(m obj) (string, error) {
 		return s, nil
 	}
 	return "", tools.Errorf(tools.CodeInvalidParams, "jobId required (id accepted for backward compatibility)")
-}
-
-func toolByID(method string, more func(m obj, p map[string]any)) tools.Handler {
-	return toolMethod(method, func(m obj) (any, error) {
-		id, err := toolJobID(m)
-		if err != nil {
-			return nil, err
-		}
-		p := map[string]any{"id": id}
-		if more != nil {
-			more(m, p)
-		}
-		return p, nil
-	})
-}
-
-// toolMethod runs method with the params build makes from the tool's.
-func toolMethod(method string, build func(m obj) (any, error)) tools.Handler {
-	return func(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
-		m, err := decodeObject(params)
-		if err != nil {
-			return nil, tools.Errorf(tools.CodeInvalidParams, "invalid cron params: %v", err)
-		}
-		p, err := build(m)
-		if err != nil {
-			return nil, err
-		}
-		return callMethod(ctx, env, method, p)
-	}
 }
 
 func callMethod(ctx context.Context, env *tools.Env, method string, p any) (any, error) {
@@ -154,11 +149,7 @@ func callMethod(ctx context.Context, env *tools.Env, method string, p any) (any,
 // toolAdd is the add action: job (or, when a model flattened it, the job
 // fields at the top level), with the caller's agent and session filled in
 // and an announce target inferred from the session key for agent turns.
-func toolAdd(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
-	m, err := decodeObject(params)
-	if err != nil {
-		return nil, tools.Errorf(tools.CodeInvalidParams, "invalid cron params: %v", err)
-	}
+func toolAdd(ctx context.Context, env *tools.Env, m obj) (any, error) {
 	job, _ := objOf(m["job"])
 	if len(job) == 0 {
 		job = obj{}
