@@ -1,5 +1,7 @@
 package cron
 
+import "github.com/openclaw-go/openclaw/tools/cron/cronexpr"
+
 // The job object on the wire and in the store (spec §1.2, the original's
 // CronJobSchema). Field order follows the original's output.
 
@@ -40,6 +42,18 @@ type Schedule struct {
 	Expr      string `json:"expr,omitempty"`
 	TZ        string `json:"tz,omitempty"`
 	StaggerMs *int64 `json:"staggerMs,omitempty"`
+
+	// compiled caches the parsed expression for Expr and TZ.
+	compiled *compiledCron
+}
+
+type compiledCron struct {
+	expr, tz  string
+	s         *cronexpr.Schedule
+	topOfHour bool
+	at        string // for kind at: the parsed At
+	atMs      int64
+	atOK      bool
 }
 
 // Payload kinds and session targets.

@@ -47,11 +47,17 @@ func TopOfHour(expr string) bool {
 
 // staggerWindow is the effective window: an explicit staggerMs (0 =
 // exact), else the top-of-hour default, else 0.
-func staggerWindow(s Schedule) int64 {
+func staggerWindow(s *Schedule) int64 {
 	if s.StaggerMs != nil {
 		return max(*s.StaggerMs, 0)
 	}
-	if TopOfHour(s.Expr) {
+	top := false
+	if c := s.compiled; c != nil && c.expr == s.Expr && c.s != nil {
+		top = c.topOfHour
+	} else {
+		top = TopOfHour(s.Expr)
+	}
+	if top {
 		return DefaultStaggerMs
 	}
 	return 0
@@ -86,10 +92,10 @@ func compileCron(expr, tz string) (*cronexpr.Schedule, error) {
 
 // baseNext is the schedule's next run strictly after now, without the
 // job's stagger and history (the original's computeNextRunAtMs).
-func baseNext(s Schedule, now int64) (int64, bool) {
+func baseNext(s *Schedule, now int64) (int64, bool) {
 	switch s.Kind {
 	case KindAt:
-		at, ok := ParseAbsoluteTime(s.At)
+		at, ok := s.atMs()
 		if !ok || at <= now {
 			return 0, false
 		}
@@ -108,7 +114,7 @@ func baseNext(s Schedule, now int64) (int64, bool) {
 		steps := (now-anchor)/s.EveryMs + 1
 		return anchor + steps*s.EveryMs, true
 	case KindCron:
-		c, err := compileCron(s.Expr, s.TZ)
+		c, err := s.cron()
 		if err != nil {
 			return 0, false
 		}
@@ -117,20 +123,47 @@ func baseNext(s Schedule, now int64) (int64, bool) {
 	return 0, false
 }
 
+// cron is the schedule's parsed expression, kept on the schedule once
+// parsed (a job's next run is computed after every run).
+func (s *Schedule) cron() (*cronexpr.Schedule, error) {
+	if c := s.compiled; c != nil && c.expr == s.Expr && c.tz == s.TZ {
+		return c.s, nil
+	}
+	c, err := compileCron(s.Expr, s.TZ)
+	if err != nil {
+		return nil, err
+	}
+	s.compiled = &compiledCron{expr: s.Expr, tz: s.TZ, s: c, topOfHour: TopOfHour(s.Expr)}
+	return c, nil
+}
+
+// atMs is the parsed At, kept on the schedule.
+func (s *Schedule) atMs() (int64, bool) {
+	if c := s.compiled; c != nil && c.at == s.At && c.s == nil {
+		return c.atMs, c.atOK
+	}
+	ms, ok := ParseAbsoluteTime(s.At)
+	s.compiled = &compiledCron{at: s.At, atMs: ms, atOK: ok}
+	return ms, ok
+}
+
 // staggeredNext applies the job's stagger offset to a cron schedule:
 // next = base(now − offset) + offset, searched up to 4 times for a value
 // after now.
 func staggeredNext(j *Job, now int64) (int64, bool) {
 	if j.Schedule.Kind != KindCron {
-		return baseNext(j.Schedule, now)
+		return baseNext(&j.Schedule, now)
 	}
-	off := staggerOffset(j.ID, staggerWindow(j.Schedule))
+	if _, err := j.Schedule.cron(); err != nil {
+		return 0, false
+	}
+	off := staggerOffset(j.ID, staggerWindow(&j.Schedule))
 	if off <= 0 {
-		return baseNext(j.Schedule, now)
+		return baseNext(&j.Schedule, now)
 	}
 	cursor := max(0, now-off)
 	for range 4 {
-		base, ok := baseNext(j.Schedule, cursor)
+		base, ok := baseNext(&j.Schedule, cursor)
 		if !ok {
 			return 0, false
 		}
@@ -166,9 +199,9 @@ func jobNext(j *Job, now int64) (int64, bool) {
 			}
 		}
 		s.AnchorMs = &anchor
-		return baseNext(s, now)
+		return baseNext(&s, now)
 	case KindAt:
-		at, ok := ParseAbsoluteTime(j.Schedule.At)
+		at, ok := j.Schedule.atMs()
 		if !ok {
 			return 0, false
 		}

@@ -200,7 +200,7 @@ func replaceFold(s string, pairs ...string) string {
 		old, repl := pairs[i], pairs[i+1]
 		var b strings.Builder
 		for {
-			j := strings.Index(strings.ToLower(s), old)
+			j := strings.Index(asciiLower(s), old)
 			if j < 0 {
 				b.WriteString(s)
 				break
@@ -212,6 +212,18 @@ func replaceFold(s string, pairs ...string) string {
 		s = b.String()
 	}
 	return s
+}
+
+// asciiLower lower-cases ASCII letters only, keeping every byte where it
+// was (names are matched as /mon/gi does, on ASCII).
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 func replaceMonths(s string) string {
