@@ -52,7 +52,7 @@ func init() {
 		Method: "cron.status", Summary: "Show the scheduler's status", Scope: protocol.ScopeRead,
 		Schema: `{"type":"object","additionalProperties":false}`,
 		Run: func(ctx context.Context, env *tools.Env, _ json.RawMessage) (any, error) {
-			s, err := Key.From(env, "cron status")
+			s, err := service(env, "cron status")
 			if err != nil {
 				return nil, err
 			}
@@ -73,7 +73,7 @@ func init() {
 			"compact":{"type":"boolean"},"includeDeliveryPreviews":{"type":"boolean"},"trigger":{"type":"string"}
 		},"additionalProperties":false}`,
 		Run: tools.Typed(func(ctx context.Context, env *tools.Env, f listFilter) (any, error) {
-			s, err := Key.From(env, "cron list")
+			s, err := service(env, "cron list")
 			if err != nil {
 				return nil, err
 			}
@@ -85,7 +85,7 @@ func init() {
 		Method: "cron.get", Summary: "Show one job", Scope: protocol.ScopeRead, Args: []string{"id"},
 		Schema: `{"type":"object","properties":{` + idProps + `},"additionalProperties":false}`,
 		Run: tools.Typed(func(ctx context.Context, env *tools.Env, p idParams) (any, error) {
-			s, err := Key.From(env, "cron get")
+			s, err := service(env, "cron get")
 			if err != nil {
 				return nil, err
 			}
@@ -100,7 +100,7 @@ func init() {
 	reg(&tools.Action{
 		Method: "cron.add", Summary: "Add a job", Scope: protocol.ScopeAdmin, Schema: addSchema,
 		Run: func(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
-			s, err := Key.From(env, "cron add")
+			s, err := service(env, "cron add")
 			if err != nil {
 				return nil, err
 			}
@@ -116,7 +116,7 @@ func init() {
 		Method: "cron.update", Summary: "Change a job: {id, patch}", Scope: protocol.ScopeAdmin, Args: []string{"id"},
 		Schema: `{"type":"object","properties":{` + idProps + `,"patch":{"type":"object","description":"the fields to change (null clears agentId, sessionKey, delivery)"}},"required":["patch"],"additionalProperties":false}`,
 		Run: func(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
-			s, err := Key.From(env, "cron update")
+			s, err := service(env, "cron update")
 			if err != nil {
 				return nil, err
 			}
@@ -143,7 +143,7 @@ func init() {
 		Method: "cron.remove", Summary: "Remove a job", Scope: protocol.ScopeAdmin, Args: []string{"id"},
 		Schema: `{"type":"object","properties":{` + idProps + `},"additionalProperties":false}`,
 		Run: tools.Typed(func(ctx context.Context, env *tools.Env, p idParams) (any, error) {
-			s, err := Key.From(env, "cron remove")
+			s, err := service(env, "cron remove")
 			if err != nil {
 				return nil, err
 			}
@@ -167,7 +167,7 @@ func init() {
 			Mode     string `json:"mode"`
 			Instance string `json:"expectedProcessInstanceId"`
 		}) (any, error) {
-			s, err := Key.From(env, "cron run")
+			s, err := service(env, "cron run")
 			if err != nil {
 				return nil, err
 			}
@@ -194,7 +194,7 @@ func init() {
 			"query":{"type":"string"},"sortDir":{"type":"string","enum":["asc","desc"]}
 		},"additionalProperties":false}`,
 		Run: tools.Typed(func(ctx context.Context, env *tools.Env, p runsParams) (any, error) {
-			s, err := Key.From(env, "cron runs")
+			s, err := service(env, "cron runs")
 			if err != nil {
 				return nil, err
 			}
@@ -226,13 +226,24 @@ func init() {
 		Schema: `{"type":"object","properties":{"mode":{"type":"string","enum":["now","next-heartbeat"]},"text":{"type":"string"},
 			"sessionKey":{"type":"string"},"agentId":{"type":"string"}}}`,
 		Run: tools.Typed(func(ctx context.Context, env *tools.Env, p wakeParams) (any, error) {
-			s, err := Key.From(env, "wake")
+			s, err := service(env, "wake")
 			if err != nil {
 				return nil, err
 			}
 			return s.wakeResult(ctx, p)
 		}),
 	})
+}
+
+// service is the running scheduler, brought up to date with the config
+// the call was made under.
+func service(env *tools.Env, what string) (*Service, error) {
+	s, err := Key.From(env, what)
+	if err != nil {
+		return nil, err
+	}
+	s.configure(env.Config)
+	return s, nil
 }
 
 type idParams struct {

@@ -103,7 +103,7 @@ func (s *Service) list(f listFilter) map[string]any {
 	for _, j := range jobs[offset:end] {
 		agent := j.AgentID
 		if agent == "" {
-			agent = s.defaultAgent
+			agent = s.settings().defaultAgent
 		}
 		page = append(page, listItem{Job: j, EffectiveAgentID: agent})
 	}
@@ -141,7 +141,7 @@ func (s *Service) keep(j *Job, f listFilter) bool {
 	if f.AgentID != "" {
 		agent := j.AgentID
 		if agent == "" {
-			agent = s.defaultAgent
+			agent = s.settings().defaultAgent
 		}
 		if agent != normalizeAgentID(f.AgentID) {
 			return false
@@ -341,7 +341,7 @@ func (s *Service) wakeNow(ctx context.Context, text, mode, sessionKey, agentID s
 		agent = tools.AgentFromSessionKey(sessionKey)
 	}
 	if agent == "" {
-		agent = s.defaultAgent
+		agent = s.settings().defaultAgent
 	}
 	if sessionKey == "" {
 		sessionKey = mainSessionKey(agent)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -54,11 +55,11 @@ type Service struct {
 	dbPath        string
 	enabled       bool
 	maxConcurrent int
-	keepRuns      int
-	webhookToken  string
-	ssrf          netguard.Policy
-	defaultAgent  string
 	processID     string
+	// set is what the config says now (settings); the cron methods
+	// refresh it from the config they are called with, so a reloaded
+	// openclaw.json applies to the next run without a restart.
+	set atomic.Pointer[settings]
 	now           func() int64
 	// post sends a webhook (webhook.go); tests keep it.
 	post func(ctx context.Context, url string, body []byte) error
@@ -96,28 +97,49 @@ func newService(env *tools.Env) (*Service, error) {
 
 // newScheduler builds a scheduler over a repository (tests use it with a
 // fake clock).
-func newScheduler(r repo, cfg *config.Config, stateDir string) *Service {
+// settings are the config keys read on every run (the others,
+// cron.enabled and cron.maxConcurrentRuns, take effect at start).
+type settings struct {
+	cfg          *config.Config
+	keepRuns     int
+	webhookToken string
+	ssrf         netguard.Policy
+	defaultAgent string
+}
+
+func settingsOf(cfg *config.Config) *settings {
 	var token any
 	if v, ok := cfg.Get("cron.webhookToken"); ok {
 		token = v
 	}
-	var policy netguard.Policy
-	_ = cfg.Decode(netguard.PolicyKey, &policy)
+	st := &settings{cfg: cfg, keepRuns: max(cfg.Int("cron.runLog.keepLines", defaultKeepRuns), 1),
+		webhookToken: config.Secret(token), defaultAgent: tools.DefaultAgentID(cfg)}
+	_ = cfg.Decode(netguard.PolicyKey, &st.ssrf)
+	return st
+}
+
+// configure takes a newer config's settings.
+func (s *Service) configure(cfg *config.Config) {
+	if cfg != nil && s.set.Load().cfg != cfg {
+		s.set.Store(settingsOf(cfg))
+	}
+}
+
+func (s *Service) settings() *settings { return s.set.Load() }
+
+func newScheduler(r repo, cfg *config.Config, stateDir string) *Service {
 	s := &Service{
 		repo:          r,
 		dbPath:        dbPath(stateDir),
 		enabled:       cfg.Bool("cron.enabled", true),
 		maxConcurrent: max(cfg.Int("cron.maxConcurrentRuns", 1), 1),
-		keepRuns:      max(cfg.Int("cron.runLog.keepLines", defaultKeepRuns), 1),
-		webhookToken:  config.Secret(token),
-		ssrf:          policy,
-		defaultAgent:  tools.DefaultAgentID(cfg),
 		processID:     uuid.NewString(),
 		now:           func() int64 { return time.Now().UnixMilli() },
 		byID:          map[string]*Job{},
 		running:       map[string]string{},
 		wake:          make(chan struct{}, 1),
 	}
+	s.set.Store(settingsOf(cfg))
 	s.sem = make(chan struct{}, s.maxConcurrent)
 	s.post = s.postWebhook
 	s.ctx, s.cancel = context.WithCancel(context.Background())
@@ -391,7 +413,7 @@ func (s *Service) execute(j *Job, runID string) (outcome, bool) {
 func (s *Service) runPayload(ctx context.Context, j *Job) outcome {
 	agent := j.AgentID
 	if agent == "" {
-		agent = s.defaultAgent
+		agent = s.settings().defaultAgent
 	}
 	var out outcome
 	switch j.SessionTarget {
@@ -573,7 +595,7 @@ func (s *Service) commitRun(ctx context.Context, e RunEntry, jobs []*Job, remove
 				return err
 			}
 		}
-		return pruneRuns(ctx, tx, e.JobID, s.keepRuns, oldest)
+		return pruneRuns(ctx, tx, e.JobID, s.settings().keepRuns, oldest)
 	})
 	return err
 }

@@ -57,14 +57,15 @@ type finalError struct{ error }
 // checked, resolved once and only the checked addresses are dialled;
 // redirects are not followed.
 func (s *Service) postWebhook(ctx context.Context, target string, body []byte) error {
+	set := s.settings()
 	u, err := netguard.ParseHTTPURL(target)
 	if err != nil {
 		return finalError{err}
 	}
-	if err := s.ssrf.CheckHost(u.Hostname()); err != nil {
+	if err := set.ssrf.CheckHost(u.Hostname()); err != nil {
 		return finalError{err}
 	}
-	addrs, err := s.ssrf.Resolve(ctx, u.Hostname())
+	addrs, err := set.ssrf.Resolve(ctx, u.Hostname())
 	if err != nil {
 		return finalError{err}
 	}
@@ -76,8 +77,8 @@ func (s *Service) postWebhook(ctx context.Context, target string, body []byte) e
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "openclaw-cron")
-	if s.webhookToken != "" {
-		req.Header.Set("Authorization", "Bearer "+s.webhookToken)
+	if set.webhookToken != "" {
+		req.Header.Set("Authorization", "Bearer "+set.webhookToken)
 	}
 	client := netguard.Client(addrs)
 	defer client.CloseIdleConnections()
