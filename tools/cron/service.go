@@ -60,7 +60,7 @@ type Service struct {
 	// refresh it from the config they are called with, so a reloaded
 	// openclaw.json applies to the next run without a restart.
 	set atomic.Pointer[settings]
-	now           func() int64
+	now func() int64
 	// post sends a webhook (webhook.go); tests keep it.
 	post func(ctx context.Context, url string, body []byte) error
 
