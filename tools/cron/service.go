@@ -112,8 +112,17 @@ func settingsOf(cfg *config.Config) *settings {
 	if v, ok := cfg.Get("cron.webhookToken"); ok {
 		token = v
 	}
-	st := &settings{cfg: cfg, keepRuns: max(cfg.Int("cron.runLog.keepLines", defaultKeepRuns), 1),
-		webhookToken: config.Secret(token), defaultAgent: tools.DefaultAgentID(cfg)}
+	// cron.runLog is an open object in the schema (the original's
+	// {maxBytes, keepLines}); keepLines is the runs kept per job.
+	var runLog struct {
+		KeepLines *int `json:"keepLines"`
+	}
+	_ = cfg.Decode("cron.runLog", &runLog)
+	keep := defaultKeepRuns
+	if runLog.KeepLines != nil {
+		keep = max(*runLog.KeepLines, 1)
+	}
+	st := &settings{cfg: cfg, keepRuns: keep, webhookToken: config.Secret(token), defaultAgent: tools.DefaultAgentID(cfg)}
 	_ = cfg.Decode(netguard.PolicyKey, &st.ssrf)
 	return st
 }
