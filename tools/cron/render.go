@@ -156,7 +156,7 @@ func renderList(w io.Writer, r gjson.Result) error {
 		if agent == "" {
 			agent = j.Get("agentId").String()
 		}
-		rows = append(rows, []string{j.Get("id").String(), cut(name, 24), cut(scheduleLabel(j.Get("schedule")), 40), next,
+		rows = append(rows, []string{j.Get("id").String(), cut(name, 24), cut(scheduleLabel(j.Get("schedule")), 48), next,
 			relative(j.Get("state.lastRunAtMs").Int(), now), statusLabel(j), j.Get("sessionTarget").String(),
 			cut(deliveryLabel(j), 40), agent})
 	}
