@@ -128,6 +128,12 @@ func TestScopesAndEventsOverTheGateway(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+	// The run was a gateway task (tasks list shows it, with its job).
+	tasks, err := reader.Call(ctx, "tasks.list", map[string]any{})
+	if err != nil || gjson.GetBytes(tasks, `tasks.#(kind=="cron").owner`).String() != id ||
+		gjson.GetBytes(tasks, `tasks.#(kind=="cron").status`).String() != "ok" {
+		t.Fatalf("tasks: %s %v", tasks, err)
+	}
 	// The list page is the canonical one the original CLI checks.
 	page, err := reader.Call(ctx, "cron.list", map[string]any{"includeDisabled": true, "limit": 200, "offset": 0})
 	if err != nil {

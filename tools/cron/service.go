@@ -386,8 +386,11 @@ func (s *Service) execute(j *Job, runID string) (outcome, bool) {
 			defer cancel()
 		}
 		out := s.runPayload(ctx, j)
-		if ctx.Err() != nil && out.status != StatusError {
-			out = outcome{status: StatusError, err: "cron: job execution timed out"}
+		switch {
+		case errors.Is(ctx.Err(), context.DeadlineExceeded):
+			out.status, out.err = StatusError, "cron: job execution timed out"
+		case ctx.Err() != nil: // tasks.cancel, or the gateway stopping
+			out.status, out.err = StatusError, "cancelled"
 		}
 		return out
 	}
