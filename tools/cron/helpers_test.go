@@ -145,18 +145,12 @@ func (h *harness) settle() {
 
 func (h *harness) idle() {
 	h.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		h.s.mu.Lock()
-		n := len(h.s.running)
-		h.s.mu.Unlock()
-		if n == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			h.t.Fatalf("%d runs still in progress after 30 s", n)
-		}
-		time.Sleep(2 * time.Millisecond)
+	done := make(chan struct{})
+	go func() { h.s.runs.Wait(); close(done) }() // every launched run has finished and published
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		h.t.Fatal("runs still in progress after 30 s")
 	}
 }
 

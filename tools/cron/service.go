@@ -564,6 +564,10 @@ func (s *Service) applyOutcome(j *Job, out outcome, started, ended int64, manual
 		st.NextRunAtMs = nil
 		return false
 	}
+	if !j.Enabled { // disabled while it ran
+		st.NextRunAtMs = nil
+		return false
+	}
 	if manual && st.NextRunAtMs != nil {
 		return false
 	}
