@@ -24,6 +24,7 @@ func (r *runtime) builtinCommands() []*cli.Command {
 		r.approvalsCommand(),
 		r.logsCommand(),
 		r.tasksCommand(),
+		r.cronCommand(),
 		r.configureCommand(),
 		r.docsCommand(),
 		r.doctorCommand(),
@@ -41,7 +42,7 @@ func (r *runtime) builtinCommands() []*cli.Command {
 	}
 	for _, c := range cmds {
 		switch c.Name {
-		case "gateway", "serve", "health", "logs", "devices", "tasks", "node":
+		case "gateway", "serve", "health", "logs", "devices", "tasks", "node", "cron":
 			c.Category = policy.GroupLabel("group:automation")
 		default:
 			c.Category = "Setup"
@@ -71,6 +72,18 @@ func mergeCommands(cmds []*cli.Command) []*cli.Command {
 		}
 		if len(prev.Subcommands) > 0 && c.Action == nil {
 			prev.Subcommands = append(prev.Subcommands, c.Subcommands...)
+			continue
+		}
+		if len(prev.Subcommands) == 0 && len(c.Subcommands) > 0 && c.Action == nil {
+			// A group of built-in verbs named like a single-action agent
+			// tool (cron) takes its place on the command line; the tool
+			// stays an agent tool (tools.invoke, tools schema).
+			for i := range out {
+				if out[i] == prev {
+					out[i] = c
+				}
+			}
+			byName[c.Name] = c
 			continue
 		}
 		panic("commands: two commands named " + c.Name)

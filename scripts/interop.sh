@@ -115,9 +115,6 @@ checktext "peer: gateway status without a version mismatch warning" '"Connectivi
 # features.capabilities lets the original's models list send models.list.
 check "peer: models list (capability published-model-catalog)" 'isinstance(d.get("models"), list)' \
   env OPENCLAW_GATEWAY_URL="$url" OPENCLAW_GATEWAY_TOKEN="$token" HOME="$work/peerhome" "$peer" models list --json
-# A method we do not serve is "unknown method" even to a least-privilege caller (cron list asks with operator.read).
-checkfail "peer: cron list → unknown method" 'd["error"]["message"] == "unknown method: cron.list"' \
-  env OPENCLAW_GATEWAY_URL="$url" OPENCLAW_GATEWAY_TOKEN="$token" HOME="$work/peerhome" "$peer" cron list --json
 # The original requires sessionKey on tools.effective; we accept it and take the agent from it.
 check "peer: tools.effective with sessionKey" 'd["agentId"] == "ops" and len(d["allowed"]) > 0' \
   P gateway call tools.effective --url "$url" --token "$token" --json --params '{"sessionKey":"agent:ops:main"}'

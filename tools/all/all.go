@@ -10,6 +10,7 @@ import (
 	_ "github.com/openclaw-go/openclaw/tools/agents"
 	_ "github.com/openclaw-go/openclaw/tools/browser"
 	_ "github.com/openclaw-go/openclaw/tools/channels"
+	_ "github.com/openclaw-go/openclaw/tools/cron"
 	_ "github.com/openclaw-go/openclaw/tools/exec"
 	_ "github.com/openclaw-go/openclaw/tools/fs"
 	_ "github.com/openclaw-go/openclaw/tools/gatewaytool"

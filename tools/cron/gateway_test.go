@@ -1,0 +1,167 @@
+package cron_test
+
+import (
+	"context"
+	"net"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/openclaw-go/openclaw/client"
+	"github.com/openclaw-go/openclaw/config"
+	"github.com/openclaw-go/openclaw/failure"
+	"github.com/openclaw-go/openclaw/gateway"
+	"github.com/openclaw-go/openclaw/protocol"
+	_ "github.com/openclaw-go/openclaw/tools/all"
+)
+
+const token = "cron-test-token"
+
+// startGateway runs a real gateway (the cron service with the others) on
+// a free loopback port, state in dir.
+func startGateway(t *testing.T, dir string) string {
+	t.Helper()
+	s, err := gateway.New(gateway.Options{Port: 0, Token: token, Version: "test",
+		Paths:  config.Paths{StateDir: dir, ConfigPath: filepath.Join(dir, "openclaw.json")},
+		Getenv: func(string) string { return "" }, ConfigPollInterval: -1, DrainTimeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Listen(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Error("gateway did not stop")
+		}
+	})
+	_, p, _ := net.SplitHostPort(s.Addr())
+	port, _ := strconv.Atoi(p)
+	return "ws://127.0.0.1:" + strconv.Itoa(port)
+}
+
+func dial(t *testing.T, url string, scopes []string, onEvent func(protocol.Event)) *client.Conn {
+	t.Helper()
+	c, err := client.Dial(context.Background(), client.Options{URL: url, Token: token, Scopes: scopes, OnEvent: onEvent})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// The methods keep the original's scopes: a least-privilege reader (the
+// original CLI asks cron.list with operator.read) lists, reads status and
+// runs; adding, changing, running and removing need operator.admin; wake
+// needs operator.write. Changes and runs reach readers as `cron` events.
+func TestScopesAndEventsOverTheGateway(t *testing.T) {
+	url := startGateway(t, t.TempDir())
+	var mu sync.Mutex
+	var events []gjson.Result
+	reader := dial(t, url, []string{protocol.ScopeRead}, func(ev protocol.Event) {
+		if ev.Event == "cron" {
+			mu.Lock()
+			events = append(events, gjson.ParseBytes(ev.Payload))
+			mu.Unlock()
+		}
+	})
+	admin := dial(t, url, []string{protocol.ScopeAdmin}, nil)
+	writer := dial(t, url, []string{protocol.ScopeWrite}, nil)
+	ctx := context.Background()
+
+	for _, m := range []string{"cron.status", "cron.list"} {
+		if _, err := reader.Call(ctx, m, map[string]any{}); err != nil {
+			t.Fatalf("%s as reader: %v", m, err)
+		}
+	}
+	job := map[string]any{"name": "g", "schedule": map[string]any{"kind": "every", "everyMs": 3_600_000},
+		"sessionTarget": "main", "wakeMode": "now", "payload": map[string]any{"kind": "systemEvent", "text": "hi"}}
+	if _, err := reader.Call(ctx, "cron.add", job); !isMissingScope(err, protocol.ScopeAdmin) {
+		t.Fatalf("cron.add as reader: %v", err)
+	}
+	if _, err := writer.Call(ctx, "cron.add", job); !isMissingScope(err, protocol.ScopeAdmin) {
+		t.Fatalf("cron.add as writer: %v", err)
+	}
+	out, err := admin.Call(ctx, "cron.add", job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := gjson.GetBytes(out, "id").String()
+	if _, err := reader.Call(ctx, "cron.run", map[string]any{"id": id}); !isMissingScope(err, protocol.ScopeAdmin) {
+		t.Fatalf("cron.run as reader: %v", err)
+	}
+	if _, err := reader.Call(ctx, "wake", map[string]any{"text": "x", "mode": "now"}); !isMissingScope(err, protocol.ScopeWrite) {
+		t.Fatalf("wake as reader: %v", err)
+	}
+	if out, err := writer.Call(ctx, "wake", map[string]any{"text": "x", "mode": "now"}); err != nil || string(out) != `{"ok":true}` {
+		t.Fatalf("wake as writer: %s %v", out, err)
+	}
+	run, err := admin.Call(ctx, "cron.run", map[string]any{"id": id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runID := gjson.GetBytes(run, "runId").String()
+	// The run finishes in the background; a reader polls cron.runs as the
+	// original CLI's `cron run --wait` does.
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		page, err := reader.Call(ctx, "cron.runs", map[string]any{"id": id, "runId": runID, "limit": 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if gjson.GetBytes(page, "entries.0.status").String() == "ok" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("run not finished: %s", page)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	// The run was a gateway task (tasks list shows it, with its job).
+	tasks, err := reader.Call(ctx, "tasks.list", map[string]any{})
+	if err != nil || gjson.GetBytes(tasks, `tasks.#(kind=="cron").owner`).String() != id ||
+		gjson.GetBytes(tasks, `tasks.#(kind=="cron").status`).String() != "ok" {
+		t.Fatalf("tasks: %s %v", tasks, err)
+	}
+	// The list page is the canonical one the original CLI checks.
+	page, err := reader.Call(ctx, "cron.list", map[string]any{"includeDisabled": true, "limit": 200, "offset": 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := gjson.ParseBytes(page)
+	if p.Get("total").Int() != 1 || p.Get("offset").Int() != 0 || p.Get("limit").Int() != 200 || p.Get("hasMore").Bool() ||
+		p.Get("nextOffset").Type != gjson.Null || p.Get("snapshotRevision").String() == "" || p.Get("jobs.0.effectiveAgentId").String() != "main" {
+		t.Fatalf("page: %s", page)
+	}
+	deadline = time.Now().Add(10 * time.Second)
+	for {
+		mu.Lock()
+		var acts []string
+		for _, e := range events {
+			acts = append(acts, e.Get("action").String())
+		}
+		mu.Unlock()
+		if strings.Join(acts, ",") == "added,started,finished" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("cron events seen by a reader: %v", acts)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func isMissingScope(err error, scope string) bool {
+	return err != nil && strings.Contains(failure.AsError(err).Message, "missing scope: "+scope)
+}
