@@ -3,6 +3,7 @@ package commands
 import (
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/openclaw-go/openclaw/policy"
 	"sort"
@@ -40,6 +41,7 @@ func (r *runtime) builtinCommands() []*cli.Command {
 			},
 		},
 	}
+	cmds = slices.DeleteFunc(cmds, func(c *cli.Command) bool { return c == nil }) // a family not linked
 	for _, c := range cmds {
 		switch c.Name {
 		case "gateway", "serve", "health", "logs", "devices", "tasks", "node", "cron":

@@ -19,6 +19,9 @@ import (
 // (cron_flags.go); next runs the scheduler's own next-run code in this
 // process (the cron.next action).
 func (r *runtime) cronCommand() *cli.Command {
+	if tools.ByMethod("cron.list") == nil {
+		return nil // a binary without the cron family (a family's own tests)
+	}
 	m := func(method, name string, x methodExtra) *cli.Command {
 		a := tools.ByMethod(method)
 		if a == nil {

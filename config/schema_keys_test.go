@@ -133,8 +133,18 @@ func scanSources(t *testing.T, root string) *sourceScan {
 		ast.Inspect(fl.f, func(n ast.Node) bool {
 			switch x := n.(type) {
 			case *ast.KeyValueExpr:
-				if k, ok := x.Key.(*ast.Ident); ok && k.Name == "Method" {
+				// Method: wire methods; name: a node host's commands
+				// (node.invoke's command names: browser.proxy, …).
+				if k, ok := x.Key.(*ast.Ident); ok && (k.Name == "Method" || k.Name == "name" && strings.HasSuffix(dir, "nodehost")) {
 					if s, ok := value(x.Value); ok {
+						sc.methods[s] = true
+					}
+				}
+			case *ast.BasicLit:
+				// The gateway's node command tables (tools/nodes/policy.go):
+				// every string there is a node command name.
+				if strings.HasSuffix(fl.pos.Filename, filepath.Join("tools", "nodes", "policy.go")) {
+					if s, ok := stringLit(x); ok {
 						sc.methods[s] = true
 					}
 				}
@@ -142,7 +152,9 @@ func scanSources(t *testing.T, root string) *sourceScan {
 				var key ast.Expr
 				switch fn := x.Fun.(type) {
 				case *ast.Ident:
-					if fn.Name == "reg" && len(x.Args) > 0 { // gatewaytool's method table
+					// gatewaytool's method table; the nodes family's
+					// registration helpers (op, node).
+					if (fn.Name == "reg" || fn.Name == "op" || fn.Name == "node") && len(x.Args) > 0 {
 						if s, ok := value(x.Args[0]); ok {
 							sc.methods[s] = true
 						}
