@@ -144,9 +144,9 @@ func TestTextJSONL(t *testing.T) {
 	// JSON.stringify's escaping: quotes, backslash, controls; <, >, & and
 	// non-ASCII as they are.
 	for in, lit := range map[string]string{
-		`say "hi"\now`:   `"say \"hi\"\\now"`,
+		`say "hi"\now`:    `"say \"hi\"\\now"`,
 		"a\nb\tc\x01\x1f": `"a\nb\tc\u0001\u001f"`,
-		"<b>&</b> é 😀":   `"<b>&</b> é 😀"`,
+		"<b>&</b> é 😀":    `"<b>&</b> é 😀"`,
 		"\xff":            `"` + "\uFFFD" + `"`,
 		"\b\f\r":          `"\b\f\r"`,
 	} {

@@ -179,7 +179,7 @@ func TestRendererForm(t *testing.T) {
 			{"id":"name","component":{"TextField":{"label":{"literalString":"Name"},"text":{"path":"/form/name"},"textFieldType":"shortText"}}},
 			{"id":"agree","component":{"CheckBox":{"label":{"literalString":"I agree"},"value":{"path":"/form/agree"}}}},
 			{"id":"greeting","component":{"Text":{"text":{"path":"/form/name"},"usageHint":"caption"}}},
-			{"id":"logo","component":{"Image":{"url":{"literalString":"` + img + `"},"fit":"contain"}}},
+			{"id":"logo","component":{"Image":{"url":{"literalString":"`+img+`"},"fit":"contain"}}},
 			{"id":"divider","component":{"Divider":{}}},
 			{"id":"items","component":{"List":{"direction":"vertical","children":{"template":{"componentId":"item","dataBinding":"/items"}}}}},
 			{"id":"item","component":{"Text":{"text":{"path":"label"}}}},
