@@ -53,6 +53,7 @@ type conn struct {
 	local  bool
 	nonce  string
 	chalTS int64
+	host   string // the Host the client connected to (hello-ok canvasHostUrl)
 
 	ctx    context.Context
 	cancel context.CancelFunc

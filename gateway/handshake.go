@@ -26,6 +26,8 @@ type session struct {
 	connectedAt int64
 	caps        []string
 	commands    []string
+	permissions map[string]bool // a node's declared permissions (conn_watch.go)
+	pathEnv     string
 	// deviceToken is issued on this connect (hello-ok.auth.deviceToken).
 	deviceToken string
 	issuedAtMs  int64
@@ -223,6 +225,7 @@ func (c *conn) handleConnect(id string, p *protocol.ConnectParams) {
 	sess := &session{
 		role: p.Role, authMethod: ar.method, client: p.Client, protocol: version,
 		connectedAt: nowMs(), caps: p.Caps, commands: p.Commands, scopes: []string{},
+		permissions: p.Permissions, pathEnv: p.PathEnv,
 	}
 	switch {
 	case p.Device != nil:
@@ -283,7 +286,7 @@ func (c *conn) handleConnect(id string, p *protocol.ConnectParams) {
 		}
 	}
 
-	hello, err := json.Marshal(s.helloOK(c, sess))
+	hello, err := json.Marshal(s.nodeHello(c, sess, s.helloOK(c, sess))) // conn_watch.go
 	if err != nil {
 		c.rejectConnect(id, protocol.NewError(protocol.ErrUnavailable, "could not build hello-ok", nil), protocol.CloseTryAgainLater, "")
 		return
@@ -307,6 +310,7 @@ func (c *conn) handleConnect(id string, p *protocol.ConnectParams) {
 	if hook := s.afterHello.Load(); hook != nil {
 		(*hook)(c)
 	}
+	s.notifyConnReady(c) // services that track connections (conn_watch.go)
 	// Replay queued frames before the read loop may dispatch newer ones,
 	// so requests start in the order they were sent.
 	for _, f := range c.pending {

@@ -104,6 +104,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		return // Upgrade already answered with an HTTP error
 	}
 	c := newConn(s, ws, ip, isDirectLocal(r))
+	c.host = r.Host
 	s.mu.Lock()
 	if s.stopping.Load() {
 		s.mu.Unlock()

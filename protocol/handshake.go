@@ -68,6 +68,9 @@ type HelloOK struct {
 	Snapshot Snapshot   `json:"snapshot"`
 	Auth     HelloAuth  `json:"auth"`
 	Policy   Policy     `json:"policy"`
+	// CanvasHostURL is sent to node connections when the gateway serves a
+	// canvas host: http://<the host:port the node connected to>.
+	CanvasHostURL string `json:"canvasHostUrl,omitempty"`
 }
 
 // ServerInfo names the server build and this connection.
