@@ -129,17 +129,23 @@ func (g *gw) get(path, token string) (int, http.Header, string) {
 	return resp.StatusCode, resp.Header, string(b)
 }
 
-// cli runs one openclaw command against the gateway; stdin may be nil.
+// cli runs one openclaw command against the gateway (named by the
+// environment, so --url stays free for a tool's url).
 func (g *gw) cli(stdin string, args ...string) (string, string, int) {
 	g.t.Helper()
-	return g.run(stdin, append(args, "--url", "ws"+strings.TrimPrefix(g.base, "http"), "--token", testToken)...)
+	return g.runEnv(stdin, []string{"OPENCLAW_GATEWAY_URL=ws" + strings.TrimPrefix(g.base, "http"), "OPENCLAW_GATEWAY_TOKEN=" + testToken}, args...)
 }
 
 // run runs one openclaw command in the gateway's state dir.
 func (g *gw) run(stdin string, args ...string) (string, string, int) {
 	g.t.Helper()
+	return g.runEnv(stdin, nil, args...)
+}
+
+func (g *gw) runEnv(stdin string, env []string, args ...string) (string, string, int) {
+	g.t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = g.env
+	cmd.Env = append(append([]string{}, g.env...), env...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
