@@ -42,9 +42,10 @@ const maxReloadSockets = 256
 //go:embed assets/bridge.js assets/starter.html assets/a2ui
 var assets embed.FS
 
+// The assets are read on first use (package init runs in every process).
 var (
-	bridgeJS   = mustAsset("assets/bridge.js")
-	starterDoc = mustAsset("assets/starter.html")
+	bridgeJS   = sync.OnceValue(func() []byte { return mustAsset("assets/bridge.js") })
+	starterDoc = sync.OnceValue(func() []byte { return mustAsset("assets/starter.html") })
 )
 
 func mustAsset(name string) []byte {
@@ -58,7 +59,7 @@ func mustAsset(name string) []byte {
 // bridgeSnippet is the <script> inserted before </body>: the action bridge
 // globals and, when asked, the live-reload socket.
 func bridgeSnippet(liveReload bool) []byte {
-	js := bytes.Replace(bridgeJS, []byte("/*LIVE_RELOAD*/false"), []byte(fmt.Sprint(liveReload)), 1)
+	js := bytes.Replace(bridgeJS(), []byte("/*LIVE_RELOAD*/false"), []byte(fmt.Sprint(liveReload)), 1)
 	return append(append([]byte("<script>\n"), js...), "</script>"...)
 }
 
@@ -120,7 +121,7 @@ func NewHost(o HostOptions) (*Host, error) {
 	}
 	index := filepath.Join(real, "index.html")
 	if _, err := os.Lstat(index); errors.Is(err, fs.ErrNotExist) {
-		if err := atomicfile.WriteFile(index, starterDoc, 0o644); err != nil {
+		if err := atomicfile.WriteFile(index, starterDoc(), 0o644); err != nil {
 			o.Warn("canvas host: could not write the starter page %s: %v", index, err)
 		}
 	}

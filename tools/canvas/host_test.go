@@ -83,7 +83,7 @@ func TestHostSeedsRootAndServesWithBridge(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "canvas")
 	hs := newHostServer(t, root, true)
 	seeded, err := os.ReadFile(filepath.Join(root, "index.html"))
-	if err != nil || string(seeded) != string(starterDoc) {
+	if err != nil || string(seeded) != string(starterDoc()) {
 		t.Fatalf("starter page not seeded: %v", err)
 	}
 	for _, p := range []string{"/__openclaw__/canvas/", "/__openclaw__/canvas/index.html"} {

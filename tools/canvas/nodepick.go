@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -46,11 +45,24 @@ func clip(b []byte) string {
 	return string(b)
 }
 
-var nonAlnum = regexp.MustCompile(`[^a-z0-9]+`)
-
-// nodeKey folds a display name for matching: "Build Box" ~ "build-box".
+// nodeKey folds a display name for matching, as the original: lower case,
+// every run of other characters than a-z and 0-9 one "-", none at the
+// ends ("Build Box" ~ "build-box").
 func nodeKey(s string) string {
-	return strings.Trim(nonAlnum.ReplaceAllString(strings.ToLower(s), "-"), "-")
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(r)
+			continue
+		}
+		dash = true
+	}
+	return b.String()
 }
 
 func label(n nodeInfo) string {

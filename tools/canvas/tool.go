@@ -51,10 +51,13 @@ const (
 	propTimeout = `"timeoutMs":{"type":"number","minimum":1,"maximum":600000,"description":"How long the node may take, in ms (default 30000)"}`
 )
 
-func schema(props ...string) string {
-	all := append([]string{propNode, propTimeout}, props...)
-	return `{"type":"object","properties":{` + strings.Join(all, ",") + `}}`
-}
+// The schemas are constant expressions: built at compile time, not at
+// every process start.
+const (
+	schemaHead = `{"type":"object","properties":{` + propNode + "," + propTimeout
+	schemaTail = `}}`
+	schemaNone = schemaHead + schemaTail
+)
 
 // cliFlags are the original CLI's flag names where they differ from the
 // params' (--invoke-timeout for timeoutMs).
@@ -88,37 +91,34 @@ func init() {
 		Command: command("present"),
 		Examples: []string{"openclaw nodes canvas present --node build-box --target http://127.0.0.1:18789/__openclaw__/canvas/",
 			"openclaw nodes canvas present --node build-box --x 0 --y 0 --width 800 --height 600"},
-		Schema: schema(
-			`"target":{"type":"string","description":"URL or canvas path to show"}`,
-			`"url":{"type":"string","description":"Same as target"}`,
-			`"x":{"type":"number","description":"Window x position in pixels"}`,
-			`"y":{"type":"number","description":"Window y position in pixels"}`,
-			`"width":{"type":"number","description":"Window width in pixels"}`,
-			`"height":{"type":"number","description":"Window height in pixels"}`),
+		Schema: schemaHead + "," + `"target":{"type":"string","description":"URL or canvas path to show"}` +
+			"," + `"url":{"type":"string","description":"Same as target"}` +
+			"," + `"x":{"type":"number","description":"Window x position in pixels"}` +
+			"," + `"y":{"type":"number","description":"Window y position in pixels"}` +
+			"," + `"width":{"type":"number","description":"Window width in pixels"}` +
+			"," + `"height":{"type":"number","description":"Window height in pixels"}` + schemaTail,
 		Run: tools.Typed(present), Render: renderOK("present")})
 	reg(&tools.Action{Verb: "hide", Summary: "Hide the node's canvas", Command: command("hide"),
 		Examples: []string{"openclaw nodes canvas hide --node build-box"},
-		Schema:   schema(), Run: tools.Typed(simple("canvas.hide")), Render: renderOK("hide")})
+		Schema:   schemaNone, Run: tools.Typed(simple("canvas.hide")), Render: renderOK("hide")})
 	reg(&tools.Action{Verb: "navigate", Summary: "Load a URL (or canvas path) in the node's canvas", Command: command("navigate"),
 		Args:     []string{"url"},
 		Examples: []string{"openclaw nodes canvas navigate http://127.0.0.1:18789/__openclaw__/a2ui/ --node build-box"},
-		Schema: schema(
-			`"url":{"type":"string","description":"URL or canvas path to load"}`,
-			`"target":{"type":"string","description":"Same as url"}`),
+		Schema: schemaHead + "," + `"url":{"type":"string","description":"URL or canvas path to load"}` +
+			"," + `"target":{"type":"string","description":"Same as url"}` + schemaTail,
 		Run: tools.Typed(navigate), Render: renderOK("navigate")})
 	reg(&tools.Action{Verb: "eval", Summary: "Run JavaScript in the node's canvas page and print its result", Command: command("eval"),
 		Args: []string{"javaScript"}, Flags: with(map[string]string{"javaScript": "js"}),
 		Examples: []string{"openclaw nodes canvas eval 'document.title' --node build-box", "openclaw nodes canvas eval --js 'location.href' --node build-box"},
-		Schema:   schema(`"javaScript":{"type":"string","description":"JavaScript to evaluate in the canvas page"}`),
+		Schema:   schemaHead + "," + `"javaScript":{"type":"string","description":"JavaScript to evaluate in the canvas page"}` + schemaTail,
 		Run:      tools.Typed(evalJS), Render: renderEval})
 	reg(&tools.Action{Verb: "snapshot", Summary: "Capture the node's canvas as an image, stored as media (MEDIA:<path>)", Command: command("snapshot"),
 		Media: true, Flags: with(map[string]string{"outputFormat": "format"}),
 		Examples: []string{"openclaw nodes canvas snapshot --node build-box", "openclaw nodes canvas snapshot --node build-box --format jpg --max-width 800 --out shot.jpg"},
-		Schema: schema(
-			`"outputFormat":{"type":"string","enum":["png","jpg","jpeg"],"description":"Image format (default png)"}`,
-			`"maxWidth":{"type":"number","minimum":1,"description":"Largest width in pixels (aspect ratio kept)"}`,
-			`"quality":{"type":"number","minimum":0,"maximum":100,"description":"JPEG quality, 0-1 (or a percentage)"}`,
-			`"delayMs":{"type":"number","minimum":0,"maximum":60000,"description":"Wait this long before capturing (animations)"}`),
+		Schema: schemaHead + "," + `"outputFormat":{"type":"string","enum":["png","jpg","jpeg"],"description":"Image format (default png)"}` +
+			"," + `"maxWidth":{"type":"number","minimum":1,"description":"Largest width in pixels (aspect ratio kept)"}` +
+			"," + `"quality":{"type":"number","minimum":0,"maximum":100,"description":"JPEG quality, 0-1 (or a percentage)"}` +
+			"," + `"delayMs":{"type":"number","minimum":0,"maximum":60000,"description":"Wait this long before capturing (animations)"}` + schemaTail,
 		Run: tools.Typed(snapshot), Render: renderSnapshot})
 	reg(&tools.Action{Verb: "a2ui_push", Summary: "Render A2UI v0.8 JSONL in the node's canvas (checked line by line first)", Command: command("a2ui", "push"),
 		StdinParam: "jsonl", FileParams: []string{"jsonl"},
@@ -128,14 +128,13 @@ func init() {
 			"(createSurface) is refused: this canvas renders v0.8.",
 		Examples: []string{"openclaw nodes canvas a2ui push --node build-box --text 'Hello'",
 			"openclaw nodes canvas a2ui push --node build-box --jsonl ui.jsonl", "openclaw nodes canvas a2ui push --node build-box < ui.jsonl"},
-		Schema: schema(
-			`"jsonl":{"type":"string","description":"A2UI v0.8 JSONL: one message per line (surfaceUpdate, dataModelUpdate, beginRendering, deleteSurface)"}`,
-			`"jsonlPath":{"type":"string","description":"A file holding the JSONL (instead of jsonl)"}`,
-			`"text":{"type":"string","description":"Render this text as a one-text surface (instead of jsonl)"}`),
+		Schema: schemaHead + "," + `"jsonl":{"type":"string","description":"A2UI v0.8 JSONL: one message per line (surfaceUpdate, dataModelUpdate, beginRendering, deleteSurface)"}` +
+			"," + `"jsonlPath":{"type":"string","description":"A file holding the JSONL (instead of jsonl)"}` +
+			"," + `"text":{"type":"string","description":"Render this text as a one-text surface (instead of jsonl)"}` + schemaTail,
 		Run: tools.Typed(push), Render: renderPush})
 	reg(&tools.Action{Verb: "a2ui_reset", Summary: "Drop every A2UI surface from the node's canvas", Command: command("a2ui", "reset"),
 		Examples: []string{"openclaw nodes canvas a2ui reset --node build-box"},
-		Schema:   schema(), Run: tools.Typed(simple("canvas.a2ui.reset")), Render: renderOK("a2ui reset")})
+		Schema:   schemaNone, Run: tools.Typed(simple("canvas.a2ui.reset")), Render: renderOK("a2ui reset")})
 }
 
 // invoke sends one command to the node through node.invoke (the gateway
