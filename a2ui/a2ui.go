@@ -15,6 +15,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
 )
 
 // Versions a file can be detected as.
@@ -146,32 +148,32 @@ func ValidateSupported(jsonl string) (*Result, error) {
 }
 
 // checkLine checks one non-blank line: its version (V08 or V09) or what
-// is wrong with it.
+// is wrong with it. gjson reads the line in place (no maps are built).
 func checkLine(b []byte) (string, string) {
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(b, &obj); err != nil {
+	if !gjson.ValidBytes(b) {
 		var probe any
-		if json.Unmarshal(b, &probe) == nil {
-			return "", "expected JSON object"
+		err := json.Unmarshal(b, &probe) // for the message (and its offset)
+		if err == nil {
+			return "", "invalid JSON"
 		}
 		return "", "invalid JSON: " + err.Error()
 	}
-	if obj == nil { // the line was null
+	obj := gjson.ParseBytes(b)
+	if !obj.IsObject() {
 		return "", "expected JSON object"
 	}
-	if raw, has := obj["version"]; has {
-		var ver string
-		if json.Unmarshal(raw, &ver) != nil || (ver != V08 && ver != V09 && ver != "v0.9.1") {
-			return "", "unsupported A2UI version: " + compact(raw)
+	if ver := obj.Get("version"); ver.Exists() {
+		if ver.Type != gjson.String || (ver.Str != V08 && ver.Str != V09 && ver.Str != "v0.9.1") {
+			return "", "unsupported A2UI version: " + compact(json.RawMessage(ver.Raw))
 		}
-		if ver == V08 {
+		if ver.Str == V08 {
 			return "", "A2UI v0.8 messages must not include a version field"
 		}
 		keys := present(obj, v09Keys)
 		if len(keys) != 1 {
 			return "", "expected exactly one v0.9 action key (" + strings.Join(v09Keys, ", ") + ")"
 		}
-		if !isObject(obj[keys[0]]) {
+		if !obj.Get(keys[0]).IsObject() {
 			return "", "action payload must be an object"
 		}
 		return V09, ""
@@ -181,8 +183,8 @@ func checkLine(b []byte) (string, string) {
 		return "", "expected exactly one action key (" + strings.Join(ActionKeys, ", ") + ")"
 	}
 	key := keys[0]
-	payload := obj[key]
-	if !isObject(payload) {
+	payload := obj.Get(key)
+	if !payload.IsObject() {
 		return "", "action payload must be an object"
 	}
 	if key == "createSurface" {
@@ -196,58 +198,57 @@ func checkLine(b []byte) (string, string) {
 
 // checkV08 checks the shape a v0.8 renderer needs of each action: a
 // surface id, the component table, the root, the data entries.
-func checkV08(key string, payload json.RawMessage) string {
-	var p map[string]json.RawMessage
-	_ = json.Unmarshal(payload, &p) // isObject held
-	if !nonEmptyString(p["surfaceId"]) {
+func checkV08(key string, p gjson.Result) string {
+	if !nonEmptyString(p.Get("surfaceId")) {
 		return key + ".surfaceId must be a non-empty string"
 	}
 	switch key {
 	case "surfaceUpdate":
-		var comps []json.RawMessage
-		if json.Unmarshal(p["components"], &comps) != nil || p["components"] == nil || comps == nil {
+		comps := p.Get("components")
+		if !comps.IsArray() {
 			return "surfaceUpdate.components must be an array"
 		}
-		for i, c := range comps {
-			var comp map[string]json.RawMessage
-			if json.Unmarshal(c, &comp) != nil || comp == nil {
+		for i, c := range comps.Array() {
+			if !c.IsObject() {
 				return fmt.Sprintf("surfaceUpdate.components[%d] must be an object", i)
 			}
-			if !nonEmptyString(comp["id"]) {
+			if !nonEmptyString(c.Get("id")) {
 				return fmt.Sprintf("surfaceUpdate.components[%d].id must be a non-empty string", i)
 			}
-			var def map[string]json.RawMessage
-			if json.Unmarshal(comp["component"], &def) != nil || len(def) != 1 {
+			def := c.Get("component")
+			n := 0
+			var props gjson.Result
+			if def.IsObject() {
+				def.ForEach(func(_, v gjson.Result) bool {
+					n++
+					props = v
+					return true
+				})
+			}
+			if n != 1 {
 				return fmt.Sprintf("surfaceUpdate.components[%d].component must name exactly one component type, as {\"Text\":{...}}", i)
 			}
-			for _, props := range def {
-				if !isObject(props) {
-					return fmt.Sprintf("surfaceUpdate.components[%d].component's properties must be an object", i)
-				}
+			if !props.IsObject() {
+				return fmt.Sprintf("surfaceUpdate.components[%d].component's properties must be an object", i)
 			}
 		}
 	case "beginRendering":
-		if !nonEmptyString(p["root"]) {
+		if !nonEmptyString(p.Get("root")) {
 			return "beginRendering.root must be a non-empty string (a component id)"
 		}
 	case "dataModelUpdate":
-		if raw, has := p["path"]; has {
-			var s string
-			if json.Unmarshal(raw, &s) != nil {
-				return "dataModelUpdate.path must be a string"
-			}
+		if path := p.Get("path"); path.Exists() && path.Type != gjson.String {
+			return "dataModelUpdate.path must be a string"
 		}
-		var contents []json.RawMessage
-		if json.Unmarshal(p["contents"], &contents) != nil || p["contents"] == nil || contents == nil {
+		contents := p.Get("contents")
+		if !contents.IsArray() {
 			return "dataModelUpdate.contents must be an array"
 		}
-		for i, c := range contents {
-			var entry map[string]json.RawMessage
-			if json.Unmarshal(c, &entry) != nil || entry == nil {
+		for i, c := range contents.Array() {
+			if !c.IsObject() {
 				return fmt.Sprintf("dataModelUpdate.contents[%d] must be an object", i)
 			}
-			var k string
-			if json.Unmarshal(entry["key"], &k) != nil || entry["key"] == nil {
+			if c.Get("key").Type != gjson.String {
 				return fmt.Sprintf("dataModelUpdate.contents[%d].key must be a string", i)
 			}
 		}
@@ -255,29 +256,30 @@ func checkV08(key string, payload json.RawMessage) string {
 	return ""
 }
 
-// isJSSpace is what String.prototype.trim removes: Unicode white space
-// and the byte order mark.
-func isJSSpace(r rune) bool { return unicode.IsSpace(r) || r == '\uFEFF' }
-
-func present(obj map[string]json.RawMessage, keys []string) []string {
+// present lists which of keys the object has (gjson paths escaped: a key
+// is matched as written).
+func present(obj gjson.Result, keys []string) []string {
 	var out []string
+	seen := map[string]bool{}
+	obj.ForEach(func(k, _ gjson.Result) bool {
+		seen[k.Str] = true
+		return true
+	})
 	for _, k := range keys {
-		if _, ok := obj[k]; ok {
+		if seen[k] {
 			out = append(out, k)
 		}
 	}
 	return out
 }
 
-func isObject(raw json.RawMessage) bool {
-	t := bytes.TrimSpace(raw)
-	return len(t) > 0 && t[0] == '{'
+func nonEmptyString(r gjson.Result) bool {
+	return r.Type == gjson.String && strings.TrimSpace(r.Str) != ""
 }
 
-func nonEmptyString(raw json.RawMessage) bool {
-	var s string
-	return raw != nil && json.Unmarshal(raw, &s) == nil && strings.TrimSpace(s) != ""
-}
+// isJSSpace is what String.prototype.trim removes: Unicode white space
+// and the byte order mark.
+func isJSSpace(r rune) bool { return unicode.IsSpace(r) || r == '\uFEFF' }
 
 // compact is a JSON value as JSON.stringify would print it, shortened.
 func compact(raw json.RawMessage) string {

@@ -210,3 +210,28 @@ func FuzzValidate(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkValidate: a 1,000-message file (surface updates with five
+// components, data updates, beginRendering).
+func BenchmarkValidate(b *testing.B) {
+	var sb strings.Builder
+	for i := 0; i < 1000; i++ {
+		switch i % 3 {
+		case 0:
+			sb.WriteString(`{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{"Column":{"children":{"explicitList":["a","b","c","d"]}}}},{"id":"a","component":{"Text":{"text":{"literalString":"Hello"},"usageHint":"h1"}}},{"id":"b","component":{"TextField":{"label":{"literalString":"Name"},"text":{"path":"/form/name"}}}},{"id":"c","component":{"CheckBox":{"label":{"literalString":"OK"},"value":{"path":"/form/ok"}}}},{"id":"d","component":{"Button":{"child":"a","action":{"name":"go"}}}}]}}`)
+		case 1:
+			sb.WriteString(dm)
+		default:
+			sb.WriteString(br)
+		}
+		sb.WriteByte('\n')
+	}
+	in := sb.String()
+	b.SetBytes(int64(len(in)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := ValidateSupported(in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
