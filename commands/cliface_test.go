@@ -52,7 +52,7 @@ func TestActionCommandPaths(t *testing.T) {
 	if c := commandAt(app.Commands, "nodes", "canvas"); c == nil || !strings.HasPrefix(c.Usage, "the canvas tool: a2ui, eval, hide") {
 		t.Errorf("nodes canvas usage: %+v", c)
 	}
-	if c := commandAt(app.Commands, "nodes", "canvas", "a2ui"); c == nil || c.Usage != "a2ui commands: push, reset" || c.Category != "" {
+	if c := commandAt(app.Commands, "nodes", "canvas", "a2ui"); c == nil || c.Usage != "the canvas tool's a2ui actions: push, reset" || c.Category != "" {
 		t.Errorf("nodes canvas a2ui: %+v", c)
 	}
 	// Default paths are unchanged.

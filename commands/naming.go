@@ -18,10 +18,12 @@ var families = map[string]string{
 
 // commandPath maps an action to its CLI words. Single-action tools keep their
 // name in kebab case (apply_patch → apply-patch) unless they belong to a
-// family; multi-action tools take the action as the verb.
+// family; multi-action tools take the action as the verb, and an action
+// named with underscores becomes nested words (camera_snap → `nodes camera
+// snap`, as the original's CLI spells it).
 func commandPath(tool, verb string, multi bool) []string {
 	if multi {
-		return []string{kebab(tool), verb}
+		return append([]string{kebab(tool)}, strings.Split(verb, "_")...)
 	}
 	if i := strings.IndexByte(tool, '_'); i > 0 {
 		if fam, ok := families[tool[:i]]; ok {

@@ -25,6 +25,8 @@ func TestCommandPath(t *testing.T) {
 		{"browser", "snapshot", true, []string{"browser", "snapshot"}},
 		{"cron", "add", true, []string{"cron", "add"}},
 		{"gateway", "config.patch", true, []string{"gateway", "config.patch"}},
+		{"nodes", "camera_snap", true, []string{"nodes", "camera", "snap"}},
+		{"nodes", "notifications_action", true, []string{"nodes", "notifications", "action"}},
 	}
 	for _, c := range cases {
 		if got := commandPath(c.tool, c.verb, c.multi); !reflect.DeepEqual(got, c.want) {

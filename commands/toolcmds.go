@@ -53,6 +53,9 @@ func (r *runtime) toolCommands() []*cli.Command {
 			return g
 		}
 		g := &cli.Command{Name: words[len(words)-1], Usage: words[len(words)-1] + " commands"}
+		if len(words) > 1 { // nested words (`nodes camera snap`)
+			g.Usage = "the " + tool + " tool's " + g.Name + " actions"
+		}
 		groups[k] = g
 		if len(words) == 1 {
 			g.Category = category(tool)
@@ -77,12 +80,9 @@ func (r *runtime) toolCommands() []*cli.Command {
 			words := path[:len(path)-1]
 			g := group(words, name, multi)
 			g.Subcommands = append(g.Subcommands, cmd)
-			if k := strings.Join(words, " "); len(a.Command) == 0 && !owned[k] {
+			if k := strings.Join(words, " "); len(a.Command) == 0 && len(words) == 1 && !owned[k] {
 				owned[k] = true
-				g.Usage = groupUsage(words[0], name, multi)
-				if len(words) == 1 {
-					g.Category = category(name)
-				}
+				g.Usage, g.Category = groupUsage(words[0], name, multi), category(name)
 			} else if len(a.Command) > 0 && !owned[k] && kebab(name) == words[len(words)-1] {
 				g.Usage = groupUsage(kebab(name), name, true) // `nodes canvas`: the canvas tool
 			}

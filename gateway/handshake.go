@@ -26,7 +26,7 @@ type session struct {
 	connectedAt int64
 	caps        []string
 	commands    []string
-	permissions map[string]bool // a node's declared permissions (conn_watch.go)
+	permissions map[string]bool // a node's declared permissions (node_hooks.go)
 	pathEnv     string
 	// deviceToken is issued on this connect (hello-ok.auth.deviceToken).
 	deviceToken string
@@ -244,7 +244,7 @@ func (c *conn) handleConnect(id string, p *protocol.ConnectParams) {
 		if p.Role == protocol.RoleNode {
 			scopes = nil
 		}
-		dec, err := s.pairing.admit(sess.deviceID, p.Device.PublicKey, p.Role, scopes, p.Client, c.ip, c.local, nowMs())
+		dec, err := s.pairing.admit(sess.deviceID, p.Device.PublicKey, p.Role, scopes, p.Client, c.ip, c.local && s.autoApproveLocal(), nowMs()) // node_hooks.go
 		if err != nil {
 			s.log.Warnf("device pairing: %v", err)
 		}
@@ -286,7 +286,7 @@ func (c *conn) handleConnect(id string, p *protocol.ConnectParams) {
 		}
 	}
 
-	hello, err := json.Marshal(s.nodeHello(c, sess, s.helloOK(c, sess))) // conn_watch.go
+	hello, err := json.Marshal(s.nodeHello(c, sess, s.helloOK(c, sess))) // node_hooks.go
 	if err != nil {
 		c.rejectConnect(id, protocol.NewError(protocol.ErrUnavailable, "could not build hello-ok", nil), protocol.CloseTryAgainLater, "")
 		return
@@ -310,7 +310,7 @@ func (c *conn) handleConnect(id string, p *protocol.ConnectParams) {
 	if hook := s.afterHello.Load(); hook != nil {
 		(*hook)(c)
 	}
-	s.notifyConnReady(c) // services that track connections (conn_watch.go)
+	s.notifyConnReady(c) // services that track connections (node_hooks.go)
 	// Replay queued frames before the read loop may dispatch newer ones,
 	// so requests start in the order they were sent.
 	for _, f := range c.pending {

@@ -65,6 +65,9 @@ func runExec(ctx context.Context, env *tools.Env, p execParams) (any, error) {
 	if strings.Contains(p.Command, "/approve ") || strings.Contains(p.Command, "openclaw channels login") {
 		return nil, tools.Errorf(tools.CodeDenied, "exec cannot run /approve or `openclaw channels login` commands.")
 	}
+	if isNodeHost(env, p) {
+		return runOnNode(ctx, env, p) // host_node.go
+	}
 	if err := checkHost(env, p); err != nil {
 		return nil, err
 	}

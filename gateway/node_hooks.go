@@ -62,3 +62,10 @@ func (s *Server) servesCanvas() bool {
 	_, pattern := s.routes.plain.Handler(r)
 	return pattern != "" && pattern != "/"
 }
+
+// autoApproveLocal is gateway.nodes.pairing.autoApproveLocal (default
+// true, as the original): loopback devices pair silently; false makes
+// them wait for `openclaw devices approve` like remote ones.
+func (s *Server) autoApproveLocal() bool {
+	return s.Config().Bool("gateway.nodes.pairing.autoApproveLocal", true)
+}
