@@ -307,3 +307,57 @@ func TestInjectBridge(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkServeCanvasPage: the starter index.html with the bridge
+// inserted, over loopback HTTP.
+func BenchmarkServeCanvasPage(b *testing.B) {
+	h, err := NewHost(HostOptions{Root: b.TempDir()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer h.Close()
+	srv := httptest.NewServer(http.HandlerFunc(h.ServeCanvas))
+	defer srv.Close()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		resp, err := http.Get(srv.URL + CanvasPath)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			b.Fatal(resp.Status)
+		}
+	}
+}
+
+// BenchmarkLiveReload: from a file written under the root to the
+// "reload" frame on a connected socket (the 75 ms debounce included).
+func BenchmarkLiveReload(b *testing.B) {
+	root := b.TempDir()
+	h, err := NewHost(HostOptions{Root: root, LiveReload: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer h.Close()
+	srv := httptest.NewServer(http.HandlerFunc(h.ServeWS))
+	defer srv.Close()
+	c, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(srv.URL, "http"), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	for h.Sockets() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := os.WriteFile(filepath.Join(root, "index.html"), []byte(strings.Repeat("x", i)), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		if _, msg, err := c.ReadMessage(); err != nil || string(msg) != "reload" {
+			b.Fatal(msg, err)
+		}
+	}
+}
