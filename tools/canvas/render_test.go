@@ -380,3 +380,50 @@ func TestCanvasPageBridgeAndLiveReload(t *testing.T) {
 		t.Fatalf("the edited page lacks the bridge: %s", got)
 	}
 }
+
+// The other components the README names: Icon, Slider (bound), Tabs, Modal,
+// a vertical Divider.
+func TestRendererMoreComponents(t *testing.T) {
+	hs := newHostServer(t, t.TempDir(), true)
+	b := browser(t)
+	p, _ := openA2UI(t, b, hs)
+	got := string(evalJSON(t, p, `(m) => globalThis.openclawA2UI.applyMessages(m)`, lines(
+		`{"surfaceUpdate":{"surfaceId":"x","components":[
+			{"id":"root","component":{"Row":{"children":{"explicitList":["icon","slider","vd","tabs","modal","level"]}}}},
+			{"id":"icon","component":{"Icon":{"name":{"literalString":"star"}}}},
+			{"id":"slider","component":{"Slider":{"value":{"path":"/level"},"minValue":0,"maxValue":10}}},
+			{"id":"level","component":{"Text":{"text":{"path":"/level"}}}},
+			{"id":"vd","component":{"Divider":{"axis":"vertical"}}},
+			{"id":"tabs","component":{"Tabs":{"tabItems":[{"title":{"literalString":"One"},"child":"t1"},{"title":{"literalString":"Two"},"child":"t2"}]}}},
+			{"id":"t1","component":{"Text":{"text":{"literalString":"first tab"}}}},
+			{"id":"t2","component":{"Text":{"text":{"literalString":"second tab"}}}},
+			{"id":"modal","component":{"Modal":{"entryPointChild":"open","contentChild":"inside"}}},
+			{"id":"open","component":{"Text":{"text":{"literalString":"Open"}}}},
+			{"id":"inside","component":{"Text":{"text":{"literalString":"Inside"}}}}]}}`,
+		`{"dataModelUpdate":{"surfaceId":"x","contents":[{"key":"level","valueNumber":3}]}}`,
+		`{"beginRendering":{"surfaceId":"x","root":"root"}}`)))
+	if got != `{"ok":true,"surfaces":["x"]}` {
+		t.Fatalf("apply: %s", got)
+	}
+	q := func(js string) string { return string(evalJSON(t, p, js)) }
+	if got := q(`() => [document.querySelector(".a2ui-icon").textContent, document.querySelector("input.a2ui-slider").value,
+		!!document.querySelector("hr.a2ui-divider.a2ui-vertical"), document.querySelector(".a2ui-tabs [role=tablist]").children.length,
+		document.querySelector(".a2ui-tabs > div:last-child").textContent, document.querySelector("details.a2ui-modal summary").textContent]`); got != `["star","3",true,2,"first tab","Open"]` {
+		t.Fatalf("components: %s", got)
+	}
+	tab, err := p.Element(`.a2ui-tabs [role=tab]:nth-child(2)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tab.Click(proto.InputMouseButtonLeft, 1); err != nil {
+		t.Fatal(err)
+	}
+	if got := q(`() => [document.querySelector(".a2ui-tabs > div:last-child").textContent, document.querySelector(".a2ui-tabs [role=tab]:nth-child(2)").getAttribute("aria-selected")]`); got != `["second tab","true"]` {
+		t.Fatalf("tab switch: %s", got)
+	}
+	// The slider writes the model; the bound text follows.
+	q(`() => { const s = document.querySelector("input.a2ui-slider"); s.value = "7"; s.dispatchEvent(new Event("input")); }`)
+	if got := q(`() => [globalThis.openclawA2UI.getSurface("x").dataModel.level, document.querySelector('[data-component-id="level"]').textContent]`); got != `[7,"7"]` {
+		t.Fatalf("slider: %s", got)
+	}
+}
