@@ -113,6 +113,7 @@ func reg(a *tools.Action) {
 	a.Tool = "browser"
 	a.Where = tools.Either
 	a.Run = drained(a.Run)
+	withNodeTarget(a) // target_node.go: target:"node" relays through browser.proxy
 	tools.Register(a)
 }
 

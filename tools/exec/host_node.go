@@ -88,7 +88,9 @@ func resolveExecNode(ctx context.Context, env *tools.Env, q string) (nodeTarget,
 		func(n gjson.Result) bool { return strings.ToLower(n.Get("displayName").String()) == lq },
 		func(n gjson.Result) bool { return n.Get("remoteIp").String() == q },
 		func(n gjson.Result) bool { return strings.HasPrefix(n.Get("nodeId").String(), lq) },
-		func(n gjson.Result) bool { return strings.HasPrefix(strings.ToLower(n.Get("displayName").String()), lq) },
+		func(n gjson.Result) bool {
+			return strings.HasPrefix(strings.ToLower(n.Get("displayName").String()), lq)
+		},
 	} {
 		var hits []gjson.Result
 		for _, n := range nodes {

@@ -146,7 +146,7 @@ func checkHost(env *tools.Env, p execParams) error {
 	case "gateway", "auto":
 		return nil
 	case "node":
-		return tools.Errorf(tools.CodeFailed, "exec host=node: node hosts are not available yet; use host=gateway")
+		return nil // runExec hands host=node to runOnNode (host_node.go) before this check
 	case "sandbox":
 		if p.Elevated {
 			if conf(env).Bool("tools.elevated.enabled", false) {

@@ -71,12 +71,8 @@ func eventMethod(ctx context.Context, env *tools.Env, raw json.RawMessage) (any,
 			return nil, tools.Errorf(protocol.ErrInvalidRequest, "node.event payloadJSON is not JSON")
 		}
 	}
-	answer := func(handled bool, reason string) map[string]any {
-		m := map[string]any{"ok": true, "event": p.Event, "handled": handled}
-		if reason != "" {
-			m["reason"] = reason
-		}
-		return m
+	answer := func(handled bool, reason string) eventAnswer {
+		return eventAnswer{OK: true, Event: p.Event, Handled: handled, Reason: reason}
 	}
 	switch p.Event {
 	case "node.host.stats":
@@ -120,6 +116,14 @@ func eventMethod(ctx context.Context, env *tools.Env, raw json.RawMessage) (any,
 	}
 	h.touch(ln, "event")
 	return answer(false, "unsupported_event"), nil
+}
+
+// eventAnswer is node.event's result (NodeEventResultSchema).
+type eventAnswer struct {
+	OK      bool   `json:"ok"`
+	Event   string `json:"event"`
+	Handled bool   `json:"handled"`
+	Reason  string `json:"reason,omitempty"`
 }
 
 // runningSystemRun reports a pending system.run on that connection with

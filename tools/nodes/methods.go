@@ -254,7 +254,7 @@ func (h *hub) invokeChecked(ctx context.Context, env *tools.Env, p invokeParams,
 	if strings.HasPrefix(command, "browser.proxy") && browserProxyMutation(params) {
 		return nil, tools.Errorf(protocol.ErrInvalidRequest, "node.invoke cannot mutate persistent browser profiles via %s", command).WithDetails(details)
 	}
-	if adminInvokeCommands[command] && env.Subject.ViaGateway() && !protocol.ScopeSatisfied(env.Subject.Scopes, protocol.ScopeAdmin) {
+	if tables().adminInvoke[command] && env.Subject.ViaGateway() && !protocol.ScopeSatisfied(env.Subject.Scopes, protocol.ScopeAdmin) {
 		return nil, tools.Errorf(protocol.ErrForbidden, "missing scope: %s", protocol.ScopeAdmin).WithDetails(map[string]any{
 			"code": protocol.DetailMissingScope, "missingScope": protocol.ScopeAdmin, "requiredScopes": []string{protocol.ScopeAdmin}})
 	}
@@ -268,7 +268,7 @@ func (h *hub) invokeChecked(ctx context.Context, env *tools.Env, p invokeParams,
 	if ln == nil {
 		return nil, invokeError(invokeOutcome{err: &nodeError{Code: "NOT_CONNECTED", Message: "node not connected"}}, false)
 	}
-	if reason := commandAllowed(command, effective, ln.commands); reason != "" {
+	if reason := commandAllowed(command, effective, ln.allDeclared); reason != "" {
 		return nil, tools.Errorf(protocol.ErrInvalidRequest, "%s", commandRejection(reason, command, ln.info.Client.Platform, ln.allDeclared, env.Config)).
 			WithDetails(map[string]any{"reason": reason, "command": command})
 	}
@@ -376,10 +376,7 @@ func resultMethod(ctx context.Context, env *tools.Env, raw json.RawMessage) (any
 		o.err = nil
 	}
 	h.touch(ln, "invoke")
-	if !h.result(env.ConnID, p.ID, o) {
-		return map[string]any{"ok": true, "ignored": true}, nil
-	}
-	return map[string]any{"ok": true}, nil
+	return ack{OK: true, Ignored: !h.result(env.ConnID, p.ID, o)}, nil
 }
 
 func progressMethod(ctx context.Context, env *tools.Env, p struct {
@@ -396,7 +393,17 @@ func progressMethod(ctx context.Context, env *tools.Env, p struct {
 	if len(p.Chunk) > 16384 {
 		return nil, tools.Errorf(protocol.ErrInvalidRequest, "progress chunk too large")
 	}
-	return map[string]any{"ok": true, "ignored": !h.progressed(env.ConnID, p.InvokeID, p.Seq, p.Chunk)}, nil
+	return struct {
+		OK      bool `json:"ok"`
+		Ignored bool `json:"ignored"`
+	}{true, !h.progressed(env.ConnID, p.InvokeID, p.Seq, p.Chunk)}, nil
+}
+
+// ack is node.invoke.result's answer: {ok:true}, or {ok:true,
+// ignored:true} when nobody waits for that result any more.
+type ack struct {
+	OK      bool `json:"ok"`
+	Ignored bool `json:"ignored,omitempty"`
 }
 
 // touch records that a node was seen.

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"golang.org/x/text/unicode/norm"
 
@@ -55,39 +56,59 @@ var (
 	motionCommands       = []string{"motion.activity", "motion.pedometer"}
 	talkPTTCommands      = []string{"talk.ptt.start", "talk.ptt.stop", "talk.ptt.cancel", "talk.ptt.once"}
 	watchRelayCommands   = []string{"watch.status", "watch.notify"}
-
-	// dangerousCommands need gateway.nodes.commands.allow even when
-	// declared and approved.
-	dangerousCommands = cat(cameraDangerous, screenDangerous,
-		[]string{"contacts.add", "calendar.add", "reminders.add", "sms.send", "sms.search", "health.summary"})
 )
 
-// systemCommands are the desktop system commands of the platform tables.
-var systemCommands = cat(systemRunCommands, execApprovalCommands, fileCommands, []string{notifyCommand},
-	browserProxyCommands, []string{mcpCommand, claudeRunCommand})
-
-// desktopHostCommands are admitted on desktop platforms only once an
-// approved surface declares them (never by the platform default alone).
-var desktopHostCommands = set(cat(systemRunCommands, execApprovalCommands, fileCommands, browserProxyCommands,
-	[]string{mcpCommand, claudeRunCommand}, screenCommands, []string{desktopStreamCommand}, canvasCommands))
-
-var platformDefaults = map[string][]string{
-	"ios": cat(cameraCommands, locationCommands, deviceCommands, contactsCommands, calendarCommands,
-		remindersCommands, photosCommands, motionCommands, []string{notifyCommand}, canvasCommands),
-	"watchos": cat(deviceCommands, []string{notifyCommand}),
-	"android": cat(cameraCommands, locationCommands, androidNotifications, []string{notifyCommand}, deviceCommands,
-		androidDevice, contactsCommands, calendarCommands, callLogCommands, remindersCommands, photosCommands,
-		motionCommands, mobileUICommands, canvasCommands),
-	"macos": cat(cameraCommands, macCameraCommands, locationCommands, deviceCommands, []string{deviceAppsCommand},
-		contactsCommands, calendarCommands, remindersCommands, photosCommands, motionCommands, systemCommands,
-		screenCommands, []string{desktopStreamCommand}, computerCommands, canvasCommands),
-	"linux":   cat(systemCommands, screenCommands, []string{desktopStreamCommand}, computerCommands, canvasCommands),
-	"windows": cat(cameraCommands, locationCommands, deviceCommands, systemCommands, screenCommands, []string{desktopStreamCommand}, computerCommands, canvasCommands),
-	"unknown": cat(cameraCommands, locationCommands, []string{notifyCommand}),
+// policyTables are the derived command sets, built on first use (not in
+// every process's init).
+type policyTables struct {
+	// dangerous need gateway.nodes.commands.allow even when declared and
+	// approved.
+	dangerous []string
+	// desktopHost are admitted on desktop platforms only once an approved
+	// surface declares them (never by the platform default alone).
+	desktopHost      map[string]bool
+	platformDefaults map[string][]string
+	// adminInvoke need operator.admin on node.invoke (§4.5).
+	adminInvoke map[string]bool
+	nativeLabel []nativeRule
 }
 
-// adminInvokeCommands need operator.admin on node.invoke (§4.5).
-var adminInvokeCommands = set(cat(browserProxyCommands, fileCommands))
+type nativeRule struct {
+	re, families *regexp.Regexp
+	id           string
+}
+
+var tables = sync.OnceValue(func() *policyTables {
+	system := cat(systemRunCommands, execApprovalCommands, fileCommands, []string{notifyCommand},
+		browserProxyCommands, []string{mcpCommand, claudeRunCommand})
+	return &policyTables{
+		dangerous: cat(cameraDangerous, screenDangerous,
+			[]string{"contacts.add", "calendar.add", "reminders.add", "sms.send", "sms.search", "health.summary"}),
+		desktopHost: set(cat(systemRunCommands, execApprovalCommands, fileCommands, browserProxyCommands,
+			[]string{mcpCommand, claudeRunCommand}, screenCommands, []string{desktopStreamCommand}, canvasCommands)),
+		platformDefaults: map[string][]string{
+			"ios": cat(cameraCommands, locationCommands, deviceCommands, contactsCommands, calendarCommands,
+				remindersCommands, photosCommands, motionCommands, []string{notifyCommand}, canvasCommands),
+			"watchos": cat(deviceCommands, []string{notifyCommand}),
+			"android": cat(cameraCommands, locationCommands, androidNotifications, []string{notifyCommand}, deviceCommands,
+				androidDevice, contactsCommands, calendarCommands, callLogCommands, remindersCommands, photosCommands,
+				motionCommands, mobileUICommands, canvasCommands),
+			"macos": cat(cameraCommands, macCameraCommands, locationCommands, deviceCommands, []string{deviceAppsCommand},
+				contactsCommands, calendarCommands, remindersCommands, photosCommands, motionCommands, system,
+				screenCommands, []string{desktopStreamCommand}, computerCommands, canvasCommands),
+			"linux":   cat(system, screenCommands, []string{desktopStreamCommand}, computerCommands, canvasCommands),
+			"windows": cat(cameraCommands, locationCommands, deviceCommands, system, screenCommands, []string{desktopStreamCommand}, computerCommands, canvasCommands),
+			"unknown": cat(cameraCommands, locationCommands, []string{notifyCommand}),
+		},
+		adminInvoke: set(cat(browserProxyCommands, fileCommands)),
+		nativeLabel: []nativeRule{
+			{regexp.MustCompile(`^(?:ios|ipados) \d+(?:\.\d+){0,2}$`), regexp.MustCompile(`^(?:iphone|ipad|ios)$`), "ios"},
+			{regexp.MustCompile(`^watchos \d+(?:\.\d+){0,2}$`), regexp.MustCompile(`^(?:apple watch|watchos)$`), "watchos"},
+			{regexp.MustCompile(`^macos \d+(?:\.\d+){0,2}$`), regexp.MustCompile(`^mac$`), "macos"},
+			{regexp.MustCompile(`^android \d+(?: \(sdk \d+\))?$`), regexp.MustCompile(`^android$`), "android"},
+		},
+	}
+})
 
 // isPrivateCommand: the node's private worker controls are never an
 // operator's to invoke, approve or see.
@@ -98,7 +119,7 @@ func isPrivateCommand(cmd string) bool {
 // adminApprovalCommand: approving a surface with one of these needs
 // operator.admin besides operator.pairing.
 func adminApprovalCommand(cmd string) bool {
-	return adminInvokeCommands[cmd] || slices.Contains(systemRunCommands, cmd) || slices.Contains(execApprovalCommands, cmd)
+	return tables().adminInvoke[cmd] || slices.Contains(systemRunCommands, cmd) || slices.Contains(execApprovalCommands, cmd)
 }
 
 // approveScopes are the least operator scopes that may approve a surface
@@ -113,17 +134,6 @@ func approveScopes(commands []string) []string {
 		return []string{protocol.ScopePairing, protocol.ScopeWrite}
 	}
 	return []string{protocol.ScopePairing}
-}
-
-var nativeLabel = []struct {
-	re       *regexp.Regexp
-	families *regexp.Regexp
-	id       string
-}{
-	{regexp.MustCompile(`^(?:ios|ipados) \d+(?:\.\d+){0,2}$`), regexp.MustCompile(`^(?:iphone|ipad|ios)$`), "ios"},
-	{regexp.MustCompile(`^watchos \d+(?:\.\d+){0,2}$`), regexp.MustCompile(`^(?:apple watch|watchos)$`), "watchos"},
-	{regexp.MustCompile(`^macos \d+(?:\.\d+){0,2}$`), regexp.MustCompile(`^mac$`), "macos"},
-	{regexp.MustCompile(`^android \d+(?: \(sdk \d+\))?$`), regexp.MustCompile(`^android$`), "android"},
 }
 
 // foldMeta lower-cases and strips diacritics, as the original's
@@ -170,7 +180,7 @@ func platformID(platform, deviceFamily string) string {
 		}
 		return "unknown"
 	}
-	for _, n := range nativeLabel {
+	for _, n := range tables().nativeLabel {
 		if n.re.MatchString(raw) {
 			if n.families.MatchString(fam) {
 				return n.id
@@ -228,11 +238,11 @@ func configCommands(cfg *config.Config) (allow, deny []string) {
 // allowlist is the set of commands the gateway admits for a node.
 func allowlist(cfg *config.Config, n nodeFacts, o allowlistOpts) map[string]bool {
 	id := platformID(n.platform, n.deviceFamily)
-	base := platformDefaults[id]
+	base := tables().platformDefaults[id]
 	if isDesktop(id) && !o.desktopHost {
 		kept := base[:0:0]
 		for _, c := range base {
-			if !desktopHostCommands[c] {
+			if !tables().desktopHost[c] {
 				kept = append(kept, c)
 			}
 		}
@@ -249,13 +259,13 @@ func allowlist(cfg *config.Config, n nodeFacts, o allowlistOpts) map[string]bool
 	}
 	if isDesktop(id) {
 		for _, c := range n.approved {
-			if desktopHostCommands[strings.TrimSpace(c)] {
+			if tables().desktopHost[strings.TrimSpace(c)] {
 				extra = append(extra, strings.TrimSpace(c))
 			}
 		}
 	}
 	cfgAllow, cfgDeny := configCommands(cfg)
-	dangerous := set(dangerousCommands)
+	dangerous := set(tables().dangerous)
 	out := map[string]bool{}
 	for _, c := range cat(base, extra, cfgAllow) {
 		if c = strings.TrimSpace(c); c != "" && (o.dangerous || !dangerous[c]) {
@@ -355,7 +365,7 @@ func commandRejection(reason, command, platform string, declared []string, cfg *
 		if slices.ContainsFunc(deny, func(d string) bool { return strings.TrimSpace(d) == command }) {
 			return `node command not allowed: "` + command + `" is blocked by gateway.nodes.commands.deny`
 		}
-		if slices.Contains(dangerousCommands, command) {
+		if slices.Contains(tables().dangerous, command) {
 			return `node command not allowed: "` + command + `" requires explicit gateway.nodes.commands.allow opt-in`
 		}
 		return `node command not allowed: "` + command + `" is not in the allowlist for platform "` + platform + `"`

@@ -1,6 +1,8 @@
 package nodes
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -186,7 +188,12 @@ func renderPayload(w io.Writer, r gjson.Result) error {
 	if p := d.Get("payload"); p.Exists() && d.Get("command").Exists() {
 		d = p
 	}
-	_, err := fmt.Fprintln(w, gjson.Get(`{"v":`+d.Raw+`}`, "v|@pretty").String())
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, []byte(d.Raw), "", "  "); err != nil {
+		buf.Reset()
+		buf.WriteString(d.Raw)
+	}
+	_, err := fmt.Fprintln(w, buf.String())
 	return err
 }
 

@@ -1,0 +1,56 @@
+# Nodes: the original node host (`openclaw node run`) against our gateway.
+# Sourced by scripts/interop.sh: $url, $token, $work, $bin, $peer, P and the check helpers are defined there.
+#
+# The original node host pairs on loopback (its device silently), its command surface waits for
+# `openclaw nodes approve` (ours), then our CLI reaches it with node.invoke, and the original CLI's
+# nodes status / nodes list / devices list read our gateway. Its log must not say "unknown method".
+
+node_port=${url##*:}
+mkdir -p "$work/peernode"
+HOME="$work/peernode" OPENCLAW_GATEWAY_TOKEN="$token" "$peer" node run --host 127.0.0.1 --port "$node_port" \
+  --display-name interop-node >"$work/peernode.log" 2>&1 &
+node_pid=$!
+pids+=($node_pid)
+O() { "$bin" "$@" --url "$url" --token "$token"; }
+node_req=""
+for _ in $(seq 1 900); do # the original node host takes 10-30 s to start
+  node_req=$(O nodes pending --json 2>/dev/null | python3 -c '
+import json,sys
+d=json.load(sys.stdin)["details"]
+print(next((p["requestId"] for p in d["pending"] if p.get("displayName")=="interop-node"), ""))' 2>/dev/null)
+  [ -n "$node_req" ] && break
+  sleep 0.1
+done
+check "peer node host → ours: its command surface waits in nodes pending (system.run needs operator.admin)" \
+  "any(p['requestId'] == '$node_req' and 'system.which' in p['commands'] and p['requiredApproveScopes'] == ['operator.pairing', 'operator.admin'] for p in d['details']['pending'])" \
+  O nodes pending --json
+check "peer node host → ours: nodes approve <requestId> (ours)" \
+  "d['details']['node']['displayName'] == 'interop-node' and 'system.which' in d['details']['node']['commands']" \
+  O nodes approve "$node_req" --json
+check "peer node host → ours: nodes invoke --command system.which reaches it" \
+  'd["details"]["ok"] is True and d["details"]["payload"]["bins"]["sh"].endswith("/sh")' \
+  O nodes invoke --node interop-node --command system.which --tool-params '{"bins":["sh"]}' --json
+check "peer node host → ours: nodes status --json shows it connected and approved" \
+  'any(n["displayName"] == "interop-node" and n["connected"] is True and n["approvalState"] == "approved" and "system.run" in n["commands"] for n in d["details"]["nodes"])' \
+  O nodes status --json
+check "peer node host → ours: nodes describe shows its host stats (node.event node.host.stats)" \
+  'd["details"]["hostStats"]["cpuCount"] >= 1 and isinstance(d["details"]["nodePluginTools"], list)' \
+  O nodes describe --node interop --json
+check "peer node host → ours: nodes run (exec host=node: system.run.prepare, then system.run)" \
+  'd["details"]["stdout"] == "interop\n" and d["details"]["exitCode"] == 0' \
+  "$bin" nodes run --node interop-node --url "$url" --token "$token" --json -- echo interop
+check "original CLI → ours: nodes status" \
+  'any(n.get("displayName") == "interop-node" and n.get("connected") is True and n.get("paired") is True for n in d["nodes"])' \
+  P nodes status --url "$url" --token "$token" --json
+check "original CLI → ours: nodes list" \
+  'any(n.get("displayName") == "interop-node" for n in d["paired"])' \
+  P nodes list --url "$url" --token "$token" --json
+check "original CLI → ours: devices list shows the node host's device (role node)" \
+  'any("node" in x["roles"] and x.get("displayName") == "interop-node" for x in d["paired"])' \
+  P devices list --url "$url" --token "$token" --json
+check "original CLI → ours: nodes invoke system.which" \
+  'd["ok"] is True and "sh" in d["payload"]["bins"]' \
+  P nodes invoke --node interop-node --command system.which --params '{"bins":["sh"]}' --url "$url" --token "$token" --json
+checktext "peer node host → ours: its log has no unknown method and no publish failure" \
+  '"gateway connected" in t and "unknown method" not in t and "publish failed" not in t' cat "$work/peernode.log"
+kill "$node_pid" 2>/dev/null
