@@ -124,14 +124,20 @@ func connectNode(t *testing.T, g *gw, name string) *wireNode {
 		t.Fatal(err)
 	}
 	defer op.Close()
-	list, err := op.Call(ctx, "node.pair.list", map[string]any{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	// The request is filed once the gateway has seen the node's hello.
 	var req string
-	for _, p := range gjson.GetBytes(list, "pending").Array() {
-		if p.Get("nodeId").Str == n.id {
-			req = p.Get("requestId").Str
+	var list json.RawMessage
+	for req == "" && ctx.Err() == nil {
+		if list, err = op.Call(ctx, "node.pair.list", map[string]any{}); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range gjson.GetBytes(list, "pending").Array() {
+			if p.Get("nodeId").Str == n.id {
+				req = p.Get("requestId").Str
+			}
+		}
+		if req == "" {
+			time.Sleep(20 * time.Millisecond)
 		}
 	}
 	if req == "" {
