@@ -27,7 +27,6 @@ var hostKey = tools.NewServiceKey[*service]("canvas")
 // service is the running canvas host (nil host when it is off).
 type service struct {
 	host *Host
-	why  string // why the host is off
 }
 
 func (s *service) Start(context.Context) error { return nil }
@@ -90,7 +89,7 @@ func ResolveSettings(cfg *config.Config, stateDir string, getenv func(string) st
 func newService(env *tools.Env) (*service, error) {
 	st := ResolveSettings(env.Config, env.StateDir, nil)
 	if !st.Enabled {
-		return &service{why: st.Off}, nil
+		return &service{}, nil
 	}
 	warn := func(format string, args ...any) {
 		if env.Warn != nil {
