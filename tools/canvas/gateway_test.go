@@ -72,8 +72,14 @@ func freePort(t *testing.T) int {
 }
 
 // startGateway runs a gateway with config (JSON, may be "") and extra
-// environment.
+// environment, its auth a token (testToken).
 func startGateway(t *testing.T, config string, env ...string) *gw {
+	t.Helper()
+	return startGatewayAuth(t, []string{"--auth", "token", "--token", testToken}, config, env...)
+}
+
+// startGatewayAuth is startGateway with other auth flags.
+func startGatewayAuth(t *testing.T, auth []string, config string, env ...string) *gw {
 	t.Helper()
 	state := filepath.Join(t.TempDir(), "state")
 	if err := os.MkdirAll(state, 0o700); err != nil {
@@ -87,7 +93,7 @@ func startGateway(t *testing.T, config string, env ...string) *gw {
 	port := freePort(t)
 	g := &gw{t: t, state: state, base: "http://127.0.0.1:" + strconv.Itoa(port), logs: &syncBuf{}}
 	g.env = append(os.Environ(), "OPENCLAW_TEST_CLI=1", "OPENCLAW_STATE_DIR="+state, "HOME="+filepath.Dir(state), "CI=")
-	cmd := exec.Command(os.Args[0], "serve", "--port", strconv.Itoa(port), "--auth", "token", "--token", testToken)
+	cmd := exec.Command(os.Args[0], append([]string{"serve", "--port", strconv.Itoa(port)}, auth...)...)
 	cmd.Env = append(append([]string{}, g.env...), env...)
 	cmd.Stderr, cmd.Stdout = g.logs, g.logs
 	if err := cmd.Start(); err != nil {
