@@ -81,6 +81,12 @@ func buildParams(c *cli.Context, a *tools.Action, stdin io.Reader) (map[string]a
 				vals = append(vals, coerce(p, s, true))
 			}
 			obj[p.Name] = vals
+		case isFileParam(a, p.Name):
+			v, err := readFileParam(c, fl, c.String(fl), stdin)
+			if err != nil {
+				return nil, err
+			}
+			obj[p.Name] = v
 		default:
 			if err := intInRange(p, c.String(fl)); err != nil {
 				return nil, tools.Errorf(tools.CodeUsage, "invalid value %q for flag --%s: %v (see `openclaw %s --help`)",
@@ -93,6 +99,54 @@ func buildParams(c *cli.Context, a *tools.Action, stdin io.Reader) (map[string]a
 		return nil, err
 	}
 	return obj, nil
+}
+
+// isFileParam reports a param whose flag names a file (Action.FileParams).
+func isFileParam(a *tools.Action, name string) bool {
+	for _, n := range a.FileParams {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// readFileParam reads the file a FileParams flag names (- for stdin), up
+// to maxStdinParam, here: a gateway the call is relayed to gets the
+// content, never the path.
+func readFileParam(c *cli.Context, fl, path string, stdin io.Reader) (string, error) {
+	if path == "-" {
+		if c.String("params") == "-" {
+			return "", tools.Errorf(tools.CodeUsage, "--%s - and --params - both want stdin", fl)
+		}
+		if stdin == nil {
+			return "", tools.Errorf(tools.CodeUsage, "--%s -: no stdin", fl)
+		}
+		b, err := io.ReadAll(io.LimitReader(stdin, maxStdinParam+1))
+		if err != nil {
+			return "", fmt.Errorf("read --%s from stdin: %w", fl, err)
+		}
+		if len(b) > maxStdinParam {
+			return "", tools.Errorf(tools.CodeUsage, "--%s on stdin is larger than %d MiB", fl, maxStdinParam>>20)
+		}
+		return string(b), nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return "", tools.Errorf(tools.CodeUsage, "--%s %s: %v", fl, path, err)
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return "", tools.Errorf(tools.CodeUsage, "--%s %s: is a directory", fl, path)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxStdinParam+1))
+	if err != nil {
+		return "", tools.Errorf(tools.CodeUsage, "--%s %s: %v", fl, path, err)
+	}
+	if len(b) > maxStdinParam {
+		return "", tools.Errorf(tools.CodeUsage, "--%s %s is larger than %d MiB", fl, path, maxStdinParam>>20)
+	}
+	return string(b), nil
 }
 
 // maxStdinParam caps a raw stdin param (a patch): past it the call fails

@@ -37,39 +37,55 @@ func connFlags() []cli.Flag {
 	}
 }
 
-// toolCommands builds one command per tool action, grouped by family.
+// toolCommands builds one command per tool action, grouped by family. An
+// action's path is its Command when it declares one (canvas's a2ui_push is
+// `nodes canvas a2ui push`), otherwise commandPath's; groups are shared by
+// every action whose path passes through them.
 func (r *runtime) toolCommands() []*cli.Command {
 	groups := map[string]*cli.Command{}
+	owned := map[string]bool{} // groups titled by the tool whose default path they are
 	var top []*cli.Command
+	// group returns the group at words, creating it (and its parents).
+	var group func(words []string, tool string, multi bool) *cli.Command
+	group = func(words []string, tool string, multi bool) *cli.Command {
+		k := strings.Join(words, " ")
+		if g := groups[k]; g != nil {
+			return g
+		}
+		g := &cli.Command{Name: words[len(words)-1], Usage: words[len(words)-1] + " commands"}
+		if len(words) > 1 { // nested words (`nodes camera snap`)
+			g.Usage = "the " + tool + " tool's " + g.Name + " actions"
+		}
+		groups[k] = g
+		if len(words) == 1 {
+			g.Category = category(tool)
+			top = append(top, g)
+		} else {
+			p := group(words[:len(words)-1], tool, multi)
+			p.Subcommands = append(p.Subcommands, g)
+		}
+		return g
+	}
 	for _, name := range tools.ToolNames() {
 		acts := tools.ToolActions(name)
 		multi := len(acts) > 1 || (len(acts) == 1 && acts[0].Verb != "")
 		for _, a := range acts {
-			path := commandPath(a.Tool, a.Verb, multi)
+			path := actionPath(a, multi)
 			cmd := r.actionCommand(a, path[len(path)-1])
 			if len(path) == 1 {
 				cmd.Category = category(name)
 				top = append(top, cmd)
 				continue
 			}
-			g := groups[path[0]]
-			if g == nil {
-				g = &cli.Command{Name: path[0], Usage: groupUsage(path[0], name, multi), Category: category(name)}
-				groups[path[0]] = g
-				top = append(top, g)
-			}
-			// Nested words (`nodes camera snap`): one subgroup per word.
-			for i := 1; i < len(path)-1; i++ {
-				key := strings.Join(path[:i+1], " ")
-				sub := groups[key]
-				if sub == nil {
-					sub = &cli.Command{Name: path[i], Usage: "the " + name + " tool's " + path[i] + " actions"}
-					groups[key] = sub
-					g.Subcommands = append(g.Subcommands, sub)
-				}
-				g = sub
-			}
+			words := path[:len(path)-1]
+			g := group(words, name, multi)
 			g.Subcommands = append(g.Subcommands, cmd)
+			if k := strings.Join(words, " "); len(a.Command) == 0 && len(words) == 1 && !owned[k] {
+				owned[k] = true
+				g.Usage, g.Category = groupUsage(words[0], name, multi), category(name)
+			} else if len(a.Command) > 0 && !owned[k] && kebab(name) == words[len(words)-1] {
+				g.Usage = groupUsage(kebab(name), name, true) // `nodes canvas`: the canvas tool
+			}
 		}
 	}
 	for _, g := range groups {
@@ -77,6 +93,14 @@ func (r *runtime) toolCommands() []*cli.Command {
 		g.Usage += ": " + verbList(g.Subcommands, 8)
 	}
 	return top
+}
+
+// actionPath is an action's words on the command line.
+func actionPath(a *tools.Action, multi bool) []string {
+	if len(a.Command) > 0 {
+		return a.Command
+	}
+	return commandPath(a.Tool, a.Verb, multi)
 }
 
 // verbList names a group's subcommands in its one-line usage, so
@@ -164,6 +188,9 @@ func actionFlags(a *tools.Action) []cli.Flag {
 // would shadow nothing and clutter the help.
 func propFlag(a *tools.Action, p prop) string {
 	fl := kebab(p.Name)
+	if f := a.Flags[p.Name]; f != "" {
+		fl = f
+	}
 	if !reservedFlags[fl] {
 		return fl
 	}
@@ -187,7 +214,10 @@ func schemaFlags(a *tools.Action) []cli.Flag {
 			continue
 		}
 		usage := p.Description
-		if fl != kebab(p.Name) {
+		if isFileParam(a, p.Name) {
+			usage = strings.TrimSpace(usage + " (here: a FILE to read it from, - for stdin)")
+		}
+		if fl != kebab(p.Name) && fl == "tool-"+kebab(p.Name) {
 			usage = strings.TrimSpace(usage + " (the tool's " + p.Name + " param; --" + kebab(p.Name) + " is this command's own flag)")
 		}
 		if len(p.Enum) > 0 {

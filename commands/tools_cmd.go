@@ -133,6 +133,9 @@ func listTools() []toolInfo {
 		}
 		if multi {
 			ti.Command = "openclaw " + kebab(name) + " <action>"
+			if prefix := commonCommand(acts); len(prefix) > 0 {
+				ti.Command = "openclaw " + strings.Join(prefix, " ") + " <action>"
+			}
 			ti.Summary = "the " + name + " tool (" + fmt.Sprint(len(acts)) + " actions)"
 			for _, a := range acts {
 				ti.Actions = append(ti.Actions, a.Verb)
@@ -141,6 +144,28 @@ func listTools() []toolInfo {
 		out = append(out, ti)
 	}
 	return out
+}
+
+// commonCommand is the words every action's Command starts with (nil when
+// the tool keeps the default paths).
+func commonCommand(acts []*tools.Action) []string {
+	var prefix []string
+	for i, a := range acts {
+		if len(a.Command) < 2 {
+			return nil
+		}
+		words := a.Command[:len(a.Command)-1]
+		if i == 0 {
+			prefix = words
+			continue
+		}
+		n := 0
+		for n < len(prefix) && n < len(words) && prefix[n] == words[n] {
+			n++
+		}
+		prefix = prefix[:n]
+	}
+	return prefix
 }
 
 func (r *runtime) renderToolList(w io.Writer, res gjson.Result) error {

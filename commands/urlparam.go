@@ -25,7 +25,10 @@ func (r *runtime) takeURLParam(c *cli.Context, a *tools.Action, params map[strin
 	}
 	params["url"] = v
 	r.urlFlag = false
-	return c.Set("url", "")
+	// The gateway is then chosen as if --url had not been typed: the
+	// environment's OPENCLAW_GATEWAY_URL (the flag's own source), else the
+	// config.
+	return c.Set("url", r.getenv("OPENCLAW_GATEWAY_URL"))
 }
 
 // isGatewayURL reports a WebSocket URL or a bare host:port.

@@ -98,6 +98,19 @@ type Action struct {
 	// Hidden keeps a gateway-native method out of the CLI tree (it stays
 	// callable with `openclaw gateway call`).
 	Hidden bool
+	// Command, when set, is the action's words on the command line instead
+	// of the default (`tool verb`): canvas's a2ui_push says
+	// ["nodes","canvas","a2ui","push"]. Groups along the way are shared
+	// with other commands of the same words.
+	Command []string
+	// Flags renames schema properties' CLI flags (property → flag name),
+	// for command lines the original spelt differently (--invoke-timeout
+	// for timeoutMs).
+	Flags map[string]string
+	// FileParams name string params whose CLI flag names a file (- for
+	// stdin) the CLI reads and sends as the value: the file is read where
+	// the command runs, never by a gateway it relays to.
+	FileParams []string
 	// StdinParam names a string param the CLI reads raw from stdin when
 	// neither a flag nor --params gives it and stdin is not a terminal
 	// (`openclaw apply-patch < x.patch`).

@@ -9,6 +9,7 @@ package all
 import (
 	_ "github.com/openclaw-go/openclaw/tools/agents"
 	_ "github.com/openclaw-go/openclaw/tools/browser"
+	_ "github.com/openclaw-go/openclaw/tools/canvas"
 	_ "github.com/openclaw-go/openclaw/tools/channels"
 	_ "github.com/openclaw-go/openclaw/tools/cron"
 	_ "github.com/openclaw-go/openclaw/tools/exec"
