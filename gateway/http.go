@@ -72,12 +72,7 @@ func isDirectLocal(r *http.Request) bool {
 	if !isLoopbackHost(clientIP(r)) {
 		return false
 	}
-	for _, h := range []string{"X-Forwarded-For", "X-Real-Ip", "Forwarded", "X-Forwarded-Host"} {
-		if r.Header.Get(h) != "" {
-			return false
-		}
-	}
-	return r.Header.Get("Origin") == ""
+	return !forwarded(r) && r.Header.Get("Origin") == ""
 }
 
 // serveWS admits a socket: per-IP pre-auth budget, upgrade, then the

@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"fmt"
+	"net"
 	"net/http"
 	"strconv"
 	"time"
@@ -102,7 +103,12 @@ func (s *Server) serveReady(w http.ResponseWriter, r *http.Request) {
 // device_token.go), with the same failed-attempt limiter. 401 without a
 // valid secret, 403 for a device token short of scope.
 func (s *Server) guard(scope string, h http.Handler) http.Handler {
+	_, openLocal := h.(interface{ OpenOnLoopback() bool })
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if openLocal && s.loopbackOnly() && isLoopbackHost(clientIP(r)) && !forwarded(r) {
+			h.ServeHTTP(w, r) // tools.OpenOnLoopback: the canvas host on a loopback bind
+			return
+		}
 		ip, local := clientIP(r), isDirectLocal(r)
 		now := time.Now()
 		if wait, locked := s.limiter.blocked(ip, local, now); locked {
@@ -132,4 +138,23 @@ func (s *Server) guard(scope string, h http.Handler) http.Handler {
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// loopbackOnly: the gateway listens on a loopback address only.
+func (s *Server) loopbackOnly() bool {
+	if s.ln == nil {
+		return false
+	}
+	a, ok := s.ln.Addr().(*net.TCPAddr)
+	return ok && a.IP.IsLoopback()
+}
+
+// forwarded: the request names a client behind a proxy.
+func forwarded(r *http.Request) bool {
+	for _, h := range []string{"X-Forwarded-For", "X-Real-Ip", "Forwarded", "X-Forwarded-Host"} {
+		if r.Header.Get(h) != "" {
+			return true
+		}
+	}
+	return false
 }

@@ -138,3 +138,15 @@ type Routes interface {
 	// not the gateway protocol (canvas live reload): h upgrades itself.
 	HandleUpgrade(pattern, scope string, h http.Handler) error
 }
+
+// OpenOnLoopback marks a route's handler as served without the gateway's
+// auth to clients on this machine while the gateway binds loopback only,
+// and behind auth otherwise: the original's rule for the canvas host,
+// whose pages a node's browser opens without credentials. A request that
+// came through a proxy (forwarding headers) still needs auth.
+func OpenOnLoopback(h http.Handler) http.Handler { return loopbackOpen{h} }
+
+type loopbackOpen struct{ http.Handler }
+
+// OpenOnLoopback tells the gateway's guard about the mark.
+func (loopbackOpen) OpenOnLoopback() bool { return true }

@@ -117,9 +117,9 @@ func newService(env *tools.Env) (*service, error) {
 	} {
 		var err error
 		if r.upgrade {
-			err = routes.HandleUpgrade(r.pattern, protocol.ScopeRead, r.h)
+			err = routes.HandleUpgrade(r.pattern, protocol.ScopeRead, tools.OpenOnLoopback(r.h))
 		} else {
-			err = routes.Handle(r.pattern, protocol.ScopeRead, r.h)
+			err = routes.Handle(r.pattern, protocol.ScopeRead, tools.OpenOnLoopback(r.h))
 		}
 		if err != nil {
 			h.Close()
