@@ -69,6 +69,10 @@ func TestNodeHelloAndConnWatch(t *testing.T) {
 		dir := t.TempDir()
 		if canvas {
 			writeFile(t, filepath.Join(dir, "canvas-on"), "1")
+		} else {
+			// The canvas family (linked through tools/all) serves the canvas
+			// host unless the config turns it off.
+			writeFile(t, filepath.Join(dir, "openclaw.json"), `{"canvasHost":{"enabled":false}}`)
 		}
 		ts := startServer(t, Options{Paths: config.Paths{StateDir: dir, ConfigPath: filepath.Join(dir, "openclaw.json")}})
 		key := newDeviceKey(t)
