@@ -24,24 +24,38 @@
   const shadowOf = (el) => el.shadowRoot || closedRoots.get(el) || null;
   const slotOf = (n) => n.assignedSlot || closedSlot.get(n) || null;
 
-  const tagOf = (el) => {
-    const t = el.tagName;
-    return typeof t === "string" ? t.toUpperCase() : "";
-  };
-
-  // ---- caches for this evaluation ----
-  const styleC = new Map(), visC = new Map(), hiddenC = new Map(), chainC = new Map(), roleC = new Map(),
-    nameC = new Map(), peC = new Map(), boxC = new Map(), disC = new Map(), pseudoB = new Map(), pseudoA = new Map();
+  // ---- what this evaluation learnt of each element, in one record ----
+  const recs = new Map();
+  function R(el) {
+    let r = recs.get(el);
+    if (r === undefined) {
+      const t = el.tagName;
+      r = { tag: typeof t === "string" ? t.toUpperCase() : "", s: undefined, d: undefined, vis: undefined, hid: undefined,
+        chain: undefined, role: undefined, name: undefined, box: undefined, pe: undefined, dis: undefined, seen: false };
+      recs.set(el, r);
+    }
+    return r;
+  }
+  const tagOf = (el) => R(el).tag;
+  const pseudoB = new Map(), pseudoA = new Map();
   let closedHint = false;
 
-  function style(el) {
-    let s = styleC.get(el);
-    if (s === undefined) {
-      const w = el.ownerDocument && el.ownerDocument.defaultView;
-      s = w ? w.getComputedStyle(el) : null;
-      styleC.set(el, s);
+  // display is the computed display, or null without a computed style.
+  function display(el) {
+    const r = R(el);
+    if (r.d === undefined) {
+      const s = style(el);
+      r.d = s ? s.display : null;
     }
-    return s;
+    return r.d;
+  }
+  function style(el) {
+    const r = R(el);
+    if (r.s === undefined) {
+      const w = el.ownerDocument && el.ownerDocument.defaultView;
+      r.s = w ? w.getComputedStyle(el) : null;
+    }
+    return r.s;
   }
 
   // Pseudo-element content costs a style resolution per element; it is
@@ -71,15 +85,10 @@
     pseudoScopes.set(root, v);
     return v;
   }
+  // Set as each document and shadow root is entered (a shadow root's
+  // sheets before its host's own pseudo-elements: :host::before).
   let anyPseudo = false;
-  function mayHavePseudo(el) {
-    if (anyPseudo) return true;
-    const root = el.getRootNode ? el.getRootNode() : el.ownerDocument;
-    if (scopeHasPseudo(root)) return (anyPseudo = true);
-    const sr = shadowOf(el);
-    if (sr && scopeHasPseudo(sr)) return (anyPseudo = true);
-    return false;
-  }
+  const enterScope = (root) => { if (!anyPseudo && scopeHasPseudo(root)) anyPseudo = true; };
 
   function parentOrHost(el) {
     if (el.parentElement) return el.parentElement;
@@ -116,13 +125,13 @@
   }
 
   // ---- visibility ----
-  function styleVisible(el, s) {
-    let v = visC.get(el);
-    if (v !== undefined) return v;
-    s = s || style(el);
-    v = !s || (el.checkVisibility() && s.visibility === "visible");
-    visC.set(el, v);
-    return v;
+  function styleVisible(el) {
+    const r = R(el);
+    if (r.vis === undefined) {
+      const s = style(el);
+      r.vis = !s || (el.checkVisibility() && s.visibility === "visible");
+    }
+    return r.vis;
   }
   function textVisible(t) {
     const r = t.ownerDocument.createRange();
@@ -134,18 +143,16 @@
   // the elements attachShadow accepts
   const SHADOW_HOSTS = /^(.+-.+|article|aside|blockquote|body|div|footer|h[1-6]|header|main|nav|p|section|span)$/;
   function hiddenForAria(el) {
-    let h = hiddenC.get(el);
-    if (h !== undefined) return h;
-    h = computeHidden(el);
-    hiddenC.set(el, h);
-    return h;
+    const r = R(el);
+    if (r.hid === undefined) r.hid = computeHidden(el);
+    return r.hid;
   }
   function computeHidden(el) {
     const tag = tagOf(el);
     if (IGNORED.has(tag)) return true;
-    const s = style(el);
+    const disp = display(el);
     const slot = tag === "SLOT";
-    if (s && s.display === "contents" && !slot) {
+    if (disp === "contents" && !slot) {
       for (let c = el.firstChild; c; c = c.nextSibling) {
         if (c.nodeType === 1 && !hiddenForAria(c)) return false;
         if (c.nodeType === 3 && textVisible(c)) return false;
@@ -153,8 +160,8 @@
       return true;
     }
     const optionInSelect = tag === "OPTION" && !!el.closest("select");
-    if (!optionInSelect && !slot && !styleVisible(el, s)) {
-      if (s && s.display !== "none" && !closedHint) {
+    if (!optionInSelect && !slot && !styleVisible(el)) {
+      if (disp !== null && disp !== "none" && !closedHint) {
         // A rendered parent that may host a shadow root, no box here and not
         // display:none: an element left out of its parent's shadow tree. With
         // no open root in sight, the parent hosts a closed one.
@@ -166,43 +173,44 @@
     return inHiddenChain(el);
   }
   function inHiddenChain(el) {
-    let h = chainC.get(el);
-    if (h !== undefined) return h;
-    h = false;
+    const r = R(el);
+    if (r.chain !== undefined) return r.chain;
+    let h = false;
     const pe = el.parentElement;
     if (pe && shadowOf(pe) && !slotOf(el)) h = true;
     if (!h) {
-      const s = style(el);
-      h = !s || s.display === "none" || (el.getAttribute("aria-hidden") || "").toLowerCase() === "true";
+      const d = display(el);
+      h = d === null || d === "none" || (el.getAttribute("aria-hidden") || "").toLowerCase() === "true";
     }
     if (!h) {
       const p = parentOrHost(el);
       if (p) h = inHiddenChain(p);
     }
-    chainC.set(el, h);
+    r.chain = h;
     return h;
   }
   // box: {visible, inline, cursor}; visible (a box with an area) is read
   // only when asked.
   function box(el) {
-    let b = boxC.get(el);
+    const r = R(el);
+    let b = r.box;
     if (b) return b;
-    const s = style(el);
-    b = { inline: false, cursor: s ? s.cursor : "", _v: undefined, el };
-    if (!s) {
+    const d = display(el);
+    b = { inline: false, _c: undefined, _v: undefined, el };
+    if (d === null) {
       b._v = true;
-    } else if (s.display === "contents") {
+    } else if (d === "contents") {
       b._v = false;
       for (let c = el.firstChild; c; c = c.nextSibling) {
         if (c.nodeType === 1 && boxVisible(box(c))) { b._v = true; break; }
         if (c.nodeType === 3 && textVisible(c)) { b._v = true; b.inline = true; break; }
       }
-    } else if (!styleVisible(el, s)) {
+    } else if (!styleVisible(el)) {
       b._v = false;
     } else {
-      b.inline = s.display === "inline";
+      b.inline = d === "inline";
     }
-    boxC.set(el, b);
+    r.box = b;
     return b;
   }
   function boxVisible(b) {
@@ -216,7 +224,7 @@
     const chain = [];
     let res;
     for (let e = el; e; e = parentOrHost(e)) {
-      const c = peC.get(e);
+      const c = R(e).pe;
       if (c !== undefined) { res = c; break; }
       chain.push(e);
       const s = style(e);
@@ -224,7 +232,7 @@
       if (s.pointerEvents) { res = s.pointerEvents !== "none"; break; }
     }
     if (res === undefined) res = true;
-    for (const e of chain) peC.set(e, res);
+    for (const e of chain) R(e).pe = res;
     return res;
   }
 
@@ -346,15 +354,16 @@
   }
   const conflictResolved = (el, role) => hasGlobalAria(el, role) || focusable(el);
   function roleOf(el) {
-    let r = roleC.get(el);
-    if (r !== undefined) return r;
+    const rec = R(el);
+    if (rec.role !== undefined) return rec.role;
+    let r;
     const ex = explicitRole(el);
     if (!ex) r = implicitRole(el);
     else if (ex === "none" || ex === "presentation") {
       const im = implicitRole(el);
       r = conflictResolved(el, im) ? im : ex;
     } else r = ex;
-    roleC.set(el, r);
+    rec.role = r;
     return r;
   }
 
@@ -391,8 +400,9 @@
     return !legend || !legend.contains(el);
   }
   function ariaDisabledChain(el) {
-    let r = disC.get(el);
-    if (r !== undefined) return r;
+    const rec = R(el);
+    if (rec.dis !== undefined) return rec.dis;
+    let r;
     const a = (el.getAttribute("aria-disabled") || "").toLowerCase();
     if (a === "true") r = true;
     else if (a === "false") r = false;
@@ -400,7 +410,7 @@
       const p = parentOrHost(el);
       r = p ? ariaDisabledChain(p) : false;
     }
-    disC.set(el, r);
+    rec.dis = r;
     return r;
   }
   const disabledOf = (el) => nativelyDisabled(el) || (DISABLED_ROLES.has(roleOf(el) || "") && ariaDisabledChain(el));
@@ -486,7 +496,7 @@
     const cache = pseudo === "::before" ? pseudoB : pseudo === "::after" ? pseudoA : null;
     if (cache && cache.has(el)) return cache.get(el);
     let content;
-    if (!pseudo || mayHavePseudo(el)) {
+    if (!pseudo || anyPseudo) {
       const w = el.ownerDocument && el.ownerDocument.defaultView;
       const s = pseudo ? (w ? w.getComputedStyle(el, pseudo) : null) : style(el);
       if (s) {
@@ -512,16 +522,17 @@
     for (const p of parts) if (p.els) els.push(...p.els);
     return { text: parts.map((p) => p.text).join(sep), els };
   }
-  const flat = (s) => s.split("\u00a0").map((c) => c.replace(/\r\n/g, "\n").replace(/[\u200b\u00ad]/g, "").replace(/\s\s*/g, " ")).join("\u00a0").trim();
+  const flat = (s) => !s ? "" : s.indexOf("\u00a0") < 0 ? s.replace(/\r\n/g, "\n").replace(/[\u200b\u00ad]/g, "").replace(/\s\s*/g, " ").trim() : s.split("\u00a0").map((c) => c.replace(/\r\n/g, "\n").replace(/[\u200b\u00ad]/g, "").replace(/\s\s*/g, " ")).join("\u00a0").trim();
   function accName(el) {
-    let n = nameC.get(el);
-    if (n) return n;
+    const rec = R(el);
+    if (rec.name) return rec.name;
+    let n;
     if (NO_NAME.has(roleOf(el) || "")) n = { text: "", els: [] };
     else {
       const r = alt(el, { visited: new Set(), target: "self" });
       n = { text: flat(r.text), els: r.els || [] };
     }
-    nameC.set(el, n);
+    rec.name = n;
     return n;
   }
   function labelsName(labels, o) {
@@ -691,11 +702,10 @@
     const visit = (n, skipSlotted) => {
       if (skipSlotted && slotOf(n)) return;
       if (n.nodeType === 1) {
-        const s = style(n);
         const c = alt(n, o);
         let t = c.text;
         if (c.els) els.push(...c.els);
-        if ((s ? s.display : "inline") !== "inline" || n.nodeName === "BR") t = " " + t + " ";
+        if ((display(n) || "inline") !== "inline" || n.nodeName === "BR") t = " " + t + " ";
         toks.push(t);
       } else if (n.nodeType === 3) {
         toks.push(n.textContent || "");
@@ -821,23 +831,33 @@
     return n;
   }
   function processEl(node, el, owned, visible, visit) {
-    const s = style(el);
-    const block = (s ? s.display : "inline") !== "inline" || el.nodeName === "BR" ? " " : "";
-    if (block) node.kids.push(block);
-    node.kids.push(cssContent(el, "::before") || "");
-    const assigned = el.nodeName === "SLOT" ? el.assignedNodes() : [];
-    if (assigned.length) {
+    const tag = el.nodeName;
+    const block = (display(el) || "inline") !== "inline" || tag === "BR";
+    const kids = node.kids;
+    if (block) kids.push(" ");
+    const sr = shadowOf(el);
+    if (sr) enterScope(sr);
+    if (anyPseudo) {
+      const b = cssContent(el, "::before");
+      if (b) kids.push(b);
+    }
+    const assigned = tag === "SLOT" ? el.assignedNodes() : null;
+    if (assigned && assigned.length) {
       for (const c of assigned) visit(node, c, visible);
+    } else if (!sr) {
+      for (let c = el.firstChild; c; c = c.nextSibling) visit(node, c, visible);
     } else {
-      const sr = shadowOf(el);
       if (!closedRoots.has(el)) {
         for (let c = el.firstChild; c; c = c.nextSibling) if (!c.assignedSlot) visit(node, c, visible);
       }
-      if (sr) for (let c = sr.firstChild; c; c = c.nextSibling) visit(node, c, visible);
+      for (let c = sr.firstChild; c; c = c.nextSibling) visit(node, c, visible);
     }
     for (const c of owned) visit(node, c, visible);
-    node.kids.push(cssContent(el, "::after") || "");
-    if (block) node.kids.push(block);
+    if (anyPseudo) {
+      const a = cssContent(el, "::after");
+      if (a) kids.push(a);
+    }
+    if (block) kids.push(" ");
     if (node.kids.length === 1 && node.name === node.kids[0]) node.kids = [];
     if (node.role === "link" && el.hasAttribute("href")) node.props.url = truncData(el.getAttribute("href"));
     if (node.role === "textbox" && el.hasAttribute("placeholder") && el.getAttribute("placeholder") !== node.name) {
@@ -849,43 +869,67 @@
   // images, drop names their content repeats, inline a lone text into a
   // generic, drop a generic repeating its parent's name, unwrap unnamed
   // single-child generics.
-  const pointer = (n) => n.box && n.box.cursor === "pointer";
+  function pointer(n) {
+    const b = n.box;
+    if (!b) return false;
+    if (b._c === undefined) {
+      const s = style(b.el);
+      b._c = s ? s.cursor : "";
+    }
+    return b._c === "pointer";
+  }
   function distill(root, contributors, byEl) {
     const pending = new Set();
     const ancestors = [];
-    const clickRoot = (n) => pwRef(n) && pointer(n) && !ancestors.some((a) => a.el && pwRef(a) && pointer(a));
+    const clickRoot = (n) => pointer(n) && pwRef(n) && !ancestors.some((a) => a.el && pointer(a) && pwRef(a));
     const contribNodes = (n) => {
       const out = [];
-      for (const c of contributors.get(n) || []) if (pwRef(c)) out.push(c);
+      for (const c of contributors.get(n)) if (pwRef(c)) out.push(c);
       return out;
     };
     const leafGeneric = (n) => n.role === "generic" && n.kids.every((k) => typeof k === "string");
+    // (A node is pending only once a node with a ref named it, so the
+    // ref checks are made only where they can change something.)
     const enter = (n) => {
-      if (!pwRef(n)) return;
-      for (const c of contribNodes(n)) pending.add(c);
-      if (!leafGeneric(n)) pending.delete(n);
+      if (contributors.has(n) && pwRef(n)) for (const c of contribNodes(n)) pending.add(c);
+      if (pending.size && pending.has(n) && !leafGeneric(n)) pending.delete(n);
+    };
+    const mergeText = (n) => {
+      const ks = n.kids;
+      let strings = 0;
+      for (const k of ks) if (typeof k === "string") strings++;
+      if (!strings) return;
+      if (strings === ks.length) {
+        const t = ws(ks.length === 1 ? ks[0] : ks.join(""));
+        n.kids = t ? [t] : [];
+        return;
+      }
+      const kids = [];
+      let buf = "";
+      let open = false;
+      for (const k of ks) {
+        if (typeof k === "string") { buf += k; open = true; continue; }
+        if (open) {
+          const t = ws(buf);
+          if (t) kids.push(t);
+          buf = "";
+          open = false;
+        }
+        kids.push(k);
+      }
+      if (open) {
+        const t = ws(buf);
+        if (t) kids.push(t);
+      }
+      n.kids = kids;
     };
     const exit = (n) => {
-      // merge text
-      const kids = [];
-      let buf = [];
-      const flush = () => {
-        if (!buf.length) return;
-        const t = ws(buf.join(""));
-        if (t) kids.push(t);
-        buf = [];
-      };
-      for (const k of n.kids) {
-        if (typeof k === "string") buf.push(k);
-        else { flush(); kids.push(k); }
-      }
-      flush();
-      n.kids = kids;
+      mergeText(n);
       if (n.kids.length === 1 && n.kids[0] === n.name) n.kids = [];
       // nameless images
       if (n.role === "img" && !n.name && !n.kids.length && !clickRoot(n)) return "remove";
       // redundant names
-      if (pwRef(n)) {
+      if (contributors.has(n) && pwRef(n)) {
         const cs = contribNodes(n);
         if (cs.length) {
           if (cs.every((c) => !pending.has(c))) n.name = "";
@@ -936,31 +980,32 @@
 
   // ---- refs: every printed element but options and text ----
   const localRef = /^e[1-9][0-9]{0,8}$/;
-  function bindRefs(nodes, prefix) {
-    const docs = new Map(); // document -> {next, seen}
+  // bindRefs gives the nodes of doc their refs and returns its iframe nodes.
+  function bindRefs(nodes, prefix, doc) {
+    const root = doc.documentElement;
+    const start = parseInt(root.getAttribute(NEXT), 10) || 1;
+    let next = start;
+    const seen = new Set();
+    const iframes = [];
     const walk = (ns) => {
       for (const n of ns) {
         if (typeof n === "string") continue;
         if (n.el && n.role !== "option") {
-          const doc = n.el.ownerDocument;
-          let d = docs.get(doc);
-          if (!d) {
-            d = { next: parseInt(doc.documentElement.getAttribute(NEXT), 10) || 1, seen: new Set() };
-            docs.set(doc, d);
-          }
           let r = n.el.getAttribute(REF);
-          if (!r || !localRef.test(r) || d.seen.has(r)) {
-            r = "e" + d.next++;
+          if (!r || seen.has(r) || !localRef.test(r)) {
+            r = "e" + next++;
             n.el.setAttribute(REF, r);
           }
-          d.seen.add(r);
+          seen.add(r);
           n.ref = prefix + r;
         }
-        walk(n.kids);
+        if (n.role === "iframe") iframes.push(n);
+        else walk(n.kids);
       }
     };
     walk(nodes);
-    for (const [doc, d] of docs) doc.documentElement.setAttribute(NEXT, String(d.next));
+    if (next !== start) root.setAttribute(NEXT, String(next));
+    return iframes;
   }
 
   const frames = []; // placeholders: frames this evaluation could not read
@@ -968,17 +1013,9 @@
   function snapDocument(doc, prefix, depth) {
     const rootEl = doc.querySelector("body,frameset") || doc.documentElement;
     if (!rootEl) return [];
+    enterScope(doc);
     const nodes = buildDoc(doc, rootEl);
-    bindRefs(nodes, prefix);
-    const frameNodes = [];
-    const find = (ns) => {
-      for (const n of ns) {
-        if (typeof n === "string") continue;
-        if (n.role === "iframe") frameNodes.push(n);
-        else find(n.kids);
-      }
-    };
-    find(nodes);
+    const frameNodes = bindRefs(nodes, prefix, doc);
     for (const f of frameNodes) {
       if (!f.ref || depth >= maxFrameDepth) continue;
       const childPrefix = f.ref.slice(0, f.ref.lastIndexOf("e")) + "f" + f.ref.slice(f.ref.lastIndexOf("e") + 1);
@@ -1000,31 +1037,26 @@
       const kids = compact(n.kids);
       if (STRUCTURAL.has(n.role) && !n.name) { out.push(...kids); continue; }
       if (!n.ref && !INTERACTIVE.has(n.role) && !n.props.url && !kids.length) continue;
-      out.push(Object.assign({}, n, { kids }));
+      n.kids = kids;
+      out.push(n);
     }
     return out;
   }
   let cutAny = false;
   function cutDepth(ns, max, d) {
-    return ns.map((n) => {
-      if (typeof n === "string" || !n.kids.length || n.kids.every((k) => typeof k === "string")) return n;
-      if (d >= max) { cutAny = true; return Object.assign({}, n, { kids: [] }); }
-      return Object.assign({}, n, { kids: cutDepth(n.kids, max, d + 1) });
-    });
+    for (const n of ns) {
+      if (typeof n === "string" || !n.kids.length || n.kids.every((k) => typeof k === "string")) continue;
+      if (d >= max) { cutAny = true; n.kids = []; continue; }
+      cutDepth(n.kids, max, d + 1);
+    }
+    return ns;
   }
+  // YAML would not read s back as the same plain string.
+  const NEEDS_QUOTES = /^\s|\s$|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]|^-|[\n:](\s|$)|\s#|[\n\r]|^[&*\],?!>|@"'#%]|[{}`]|^\[/;
+  const YAML_WORDS = new Set(["y", "n", "yes", "no", "true", "false", "on", "off", "null"]);
   function yamlNeedsQuotes(s) {
-    if (s.length === 0) return true;
-    if (/^\s|\s$/.test(s)) return true;
-    if (/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/.test(s)) return true;
-    if (/^-/.test(s)) return true;
-    if (/[\n:](\s|$)/.test(s)) return true;
-    if (/\s#/.test(s)) return true;
-    if (/[\n\r]/.test(s)) return true;
-    if (/^[&*\],?!>|@"'#%]/.test(s)) return true;
-    if (/[{}`]/.test(s)) return true;
-    if (/^\[/.test(s)) return true;
-    if (!isNaN(Number(s)) || ["y", "n", "yes", "no", "true", "false", "on", "off", "null"].includes(s.toLowerCase())) return true;
-    return false;
+    if (s.length === 0 || NEEDS_QUOTES.test(s)) return true;
+    return !isNaN(Number(s)) || (s.length <= 5 && YAML_WORDS.has(s.toLowerCase()));
   }
   const ESC = { "\\": "\\\\", '"': '\\"', "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
   function yamlValue(s) {
@@ -1053,33 +1085,41 @@
     }
     return "- " + (yamlNeedsQuotes(k) ? "'" + k.replace(/'/g, "''") + "'" : k);
   }
+  // Lines stop once they pass the budget (nothing after the cut is shown).
   const lines = [];
+  let budget = opts.maxChars > 0 && !opts.urls && !opts.child ? opts.maxChars : Infinity;
+  const push = (l) => {
+    lines.push(l);
+    budget -= l.length + 1;
+  };
   const pad = (d) => "  ".repeat(d);
   function placeholder(n, level) {
     frames.push({ ref: n.ref, level });
-    lines.push(PH + n.ref + PH + level);
+    push(PH + n.ref + PH + level);
   }
   function renderTree(n, d, inPointer) {
-    if (typeof n === "string") { lines.push(pad(d) + "- text: " + yamlValue(oneLine(n))); return; }
+    if (budget < 0) return;
+    if (typeof n === "string") { push(pad(d) + "- text: " + yamlValue(oneLine(n))); return; }
     if (n.role === PH) { placeholder(n, d); return; }
     const h = pad(d) + head(n, inPointer);
     const kidsPointer = inPointer || (!!n.ref && n.el && pointer(n) && pwRef(n));
     const hasUrl = n.props.url !== undefined, hasPh = n.props.placeholder !== undefined;
     if (!hasUrl && !hasPh && n.kids.length === 1 && typeof n.kids[0] === "string") {
-      lines.push(h + ": " + yamlValue(oneLine(n.kids[0])));
+      push(h + ": " + yamlValue(oneLine(n.kids[0])));
       return;
     }
-    if (!hasUrl && !hasPh && !n.kids.length) { lines.push(h); return; }
-    lines.push(h + ":");
-    if (hasUrl) lines.push(pad(d + 1) + "- /url: " + yamlValue(n.props.url));
-    if (hasPh) lines.push(pad(d + 1) + "- /placeholder: " + yamlValue(n.props.placeholder));
+    if (!hasUrl && !hasPh && !n.kids.length) { push(h); return; }
+    push(h + ":");
+    if (hasUrl) push(pad(d + 1) + "- /url: " + yamlValue(n.props.url));
+    if (hasPh) push(pad(d + 1) + "- /placeholder: " + yamlValue(n.props.placeholder));
     for (const k of n.kids) renderTree(k, d + 1, kidsPointer);
   }
   function renderFlat(ns, d, inPointer) {
     for (const n of ns) {
+      if (budget < 0) return;
       if (typeof n === "string") continue;
       if (n.role === PH) { placeholder(n, d); continue; }
-      if (n.ref && INTERACTIVE.has(n.role)) lines.push(head(n, inPointer));
+      if (n.ref && INTERACTIVE.has(n.role)) push(head(n, inPointer));
       renderFlat(n.kids, d + 1, inPointer || (!!n.ref && n.el && pointer(n) && pwRef(n)));
     }
   }
