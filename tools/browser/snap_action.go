@@ -110,7 +110,7 @@ func snapshotAction(ctx context.Context, s *session, p snapParams) (any, error) 
 	limit = min(limit, 2000)
 	sctx, cancel := context.WithTimeout(ctx, timeout(p.TimeoutMs, 20000, 500, 120000))
 	defer cancel()
-	var text string
+	var text, url string
 	inPage := false // cut at maxChars in the page already
 	if format == "aria" {
 		if text, err = ariaSnapshot(sctx, pg, limit); err != nil {
@@ -125,12 +125,12 @@ func snapshotAction(ctx context.Context, s *session, p snapParams) (any, error) 
 		if err != nil {
 			return nil, err
 		}
-		text, inPage = c.text, c.truncated
+		text, inPage, url = c.text, c.truncated, c.url
 	}
-	info, _ := pg.Info()
-	url := ""
-	if info != nil {
-		url = info.URL
+	if url == "" {
+		if info, _ := pg.Info(); info != nil {
+			url = info.URL
+		}
 	}
 	state := ""
 	details := map[string]any{"ok": true, "format": format, "targetId": string(pg.TargetID), "url": url}

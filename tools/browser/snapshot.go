@@ -63,6 +63,7 @@ type snapFrame struct {
 
 // snapResult is the script's answer.
 type snapResult struct {
+	URL        string       `json:"url"` // the document's
 	Text       string       `json:"text"`
 	Frames     []snapFrame  `json:"frames"`
 	Links      [][2]*string `json:"links"` // [text, href], or [null, ref] where a frame's links go
@@ -213,6 +214,7 @@ func closedRoots(ctx context.Context, t snapTarget) ([]proto.RuntimeRemoteObject
 
 // capture is a rendered snapshot before the caller's diff and cut.
 type capture struct {
+	url       string
 	text      string
 	truncated bool // cut at maxChars in the page already
 }
@@ -243,7 +245,7 @@ func takeSnapshot(ctx context.Context, pg *rod.Page, o snapOpts) (*capture, erro
 		return nil, tools.Errorf(tools.CodeFailed, "snapshot: %s", res.Error)
 	}
 	if len(res.Frames) == 0 {
-		return &capture{text: res.Text, truncated: res.Truncated}, nil
+		return &capture{url: res.URL, text: res.Text, truncated: res.Truncated}, nil
 	}
 	max := maxTreeDepth
 	if o.Depth != nil {
@@ -267,7 +269,7 @@ func takeSnapshot(ctx context.Context, pg *rod.Page, o snapOpts) (*capture, erro
 		}
 		text += b.String()
 	}
-	return &capture{text: text}, nil
+	return &capture{url: res.URL, text: text}, nil
 }
 
 // fillFrames replaces the placeholders of res with the frames' texts (and

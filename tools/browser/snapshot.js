@@ -1184,7 +1184,7 @@
   if (opts.interactive) renderFlat(nodes, 0, false);
   else for (const n of nodes) renderTree(n, 0, false);
   let text = lines.join("\n");
-  const res = { cut: cutAny, closedHint: closedHint && !opts.closedDone };
+  const res = { cut: cutAny, closedHint: closedHint && !opts.closedDone, url: opts.child ? undefined : String(location.href) };
   if (opts.urls) res.links = links(nodes, []);
   if (frames.length) {
     res.text = text;
