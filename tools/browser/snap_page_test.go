@@ -1,6 +1,8 @@
 package browser_test
 
 import (
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -54,6 +56,75 @@ func TestSnapshotSameSiteFrame(t *testing.T) {
 		"Links:\n1. Frame link -> " + r.base + "/x\n2. Frame link -> " + other.URL + "/x"} {
 		if !strings.Contains(after, want) {
 			t.Errorf("after acting in the same-site frame, the snapshot lacks %q:\n%s", want, after)
+		}
+	}
+}
+
+// cutPage is a long page whose cards mix what can change a line after its
+// children are known: links named by a whole card, unnamed wrappers of
+// one element, labels, text that repeats a name, nameless images.
+func cutPage(n int) string {
+	var b strings.Builder
+	b.WriteString("<!doctype html><html><head><title>Cut</title></head><body><h1>Cut</h1>")
+	for i := 0; i < n; i++ {
+		switch i % 4 {
+		case 0:
+			fmt.Fprintf(&b, `<section><h2>Card %d</h2><p>Text %d <a href="/a/%d">more %d</a></p><label>Qty <input type=number value=%d></label><button>Add %d</button></section>`, i, i, i, i, i, i)
+		case 1:
+			fmt.Fprintf(&b, `<a href="/card/%d"><div><h3>Linked card %d</h3><span>price %d</span></div></a>`, i, i, i)
+		case 2:
+			fmt.Fprintf(&b, `<div><div><button>Lone %d</button></div></div><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" alt="">`, i)
+		case 3:
+			fmt.Fprintf(&b, `<ul><li><div aria-label="Item %d">Item %d</div></li><li>Second %d</li></ul>`, i, i, i)
+		}
+	}
+	b.WriteString("</body></html>")
+	return b.String()
+}
+
+// cutText is the line-boundary cut at max bytes (the Go side's truncate).
+func cutText(text string, max int) string {
+	if max <= 0 || len(text) <= max {
+		return text
+	}
+	marker := "[...TRUNCATED - page too large]"
+	if max < 31 {
+		marker = "…"
+	}
+	kept := ""
+	if budget := max - 2 - len(marker); budget > 0 {
+		if i := strings.LastIndexByte(text[:budget+1], '\n'); i >= 0 {
+			kept = text[:i]
+		}
+	}
+	if kept == "" {
+		return marker
+	}
+	return kept + "\n\n" + marker
+}
+
+// TestSnapshotCutIsTheFullCut: with --max-chars the page stops walking
+// once the cut is filled; what it prints must be the full snapshot cut at
+// the same place, with every option set that changes the lines.
+func TestSnapshotCutIsTheFullCut(t *testing.T) {
+	r := newRig(t, nil)
+	page := cutPage(600)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = io.WriteString(w, page)
+	}))
+	t.Cleanup(srv.Close)
+	r.ok("browser", "open", srv.URL+"/cut.html")
+	for _, opts := range [][]string{nil, {"--compact"}, {"--interactive"}, {"--depth", "2"}} {
+		full := r.snapshot(append([]string{"--max-chars", "0"}, opts...)...)
+		if len(full) < 20000 {
+			t.Fatalf("the page is too short to test the cut: %d bytes", len(full))
+		}
+		for _, max := range []int{25, 200, 1500, 6000, 12345, 40000} {
+			got := r.snapshot(append([]string{"--max-chars", fmt.Sprint(max)}, opts...)...)
+			if want := cutText(full, max); got != want {
+				t.Errorf("%v --max-chars %d differs from the full snapshot cut there:\n%s", opts, max, lineDiff(want, got))
+			}
 		}
 	}
 }

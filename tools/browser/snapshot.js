@@ -753,14 +753,22 @@
     if (n._pw === undefined) n._pw = !!n.el && boxVisible(n.box) && (n.role === "iframe" || pointerEvents(n.el));
     return n._pw;
   }
-  function buildDoc(doc, rootEl) {
+  // buildDoc builds the tree of rootEl's document and cleans it up as it
+  // goes, the way the original does (see exit). With stop (the cut at
+  // maxChars, for the tab's own document), it stops walking once the lines
+  // made so far surely fill the cut and no open ancestor's line can still
+  // change: what follows would be cut anyway.
+  function buildDoc(doc, rootEl, stop) {
     const active = deepActive(doc);
     const visited = new Set();
-    const contributors = new Map(); // node -> elements its name came from
     const byEl = new Map(); // element -> node (elements that made a node)
     const root = { role: "fragment", name: "", kids: [], props: {}, el: null };
+    const stack = [root]; // the ancestors of what is being built
+    const pending = new Set(); // elements named by an enclosing node's name, not printed yet
+    let stopped = false, made = 0;
+    const maxDepth = opts.depth === null || opts.depth === undefined ? 100 : opts.depth;
     const visit = (parent, n, parentVisible) => {
-      if (visited.has(n)) return;
+      if (stopped || visited.has(n)) return;
       visited.add(n);
       if (n.nodeType === 3) {
         if (parentVisible && n.nodeValue && parent.role !== "textbox") parent.kids.push(n.nodeValue);
@@ -782,25 +790,116 @@
         if (w && w.customElements && w.customElements.get(el.localName)) closedHint = true;
       }
       const node = visible ? toNode(el, active) : null;
-      if (node) {
-        if ((el.getAttribute("aria-hidden") || "").toLowerCase() === "true") node.props["aria-hidden"] = "true";
-        parent.kids.push(node);
-        byEl.set(el, node);
+      if (!node) {
+        processEl(parent, el, owned, visible, visit);
+        return;
       }
-      processEl(node || parent, el, owned, visible, visit);
-      if (node && node._els && node._els.length) {
+      if ((el.getAttribute("aria-hidden") || "").toLowerCase() === "true") node.props["aria-hidden"] = "true";
+      byEl.set(el, node);
+      // enter: the elements its name came from are pending until printed
+      const els = node._els;
+      if (els && els.length && pwRef(node)) {
+        for (const e of els) if (e !== el && (byEl.has(e) || el.contains(e))) pending.add(e);
+      }
+      stack.push(node);
+      processEl(node, el, owned, visible, visit);
+      stack.pop();
+      if (pending.size && pending.has(el) && pwRef(node) && !leafGeneric(node)) pending.delete(el);
+      if (els && els.length) {
         // the nodes made so far by the elements its name came from
         const cs = [];
-        for (const e of node._els) {
+        for (const e of els) {
           const c = byEl.get(e);
           if (c && c !== node && !cs.includes(c)) cs.push(c);
         }
-        if (cs.length) contributors.set(node, cs);
+        if (cs.length) node._cs = cs;
+      }
+      const r = exit(node, parent);
+      if (r === "remove") return;
+      if (r === "unwrap") { parent.kids.push(...node.kids); return; }
+      parent.kids.push(node);
+      if (stop) {
+        made += lineSize(node, stack.length - 1, maxDepth);
+        if (made > opts.maxChars && settled(stack)) stopped = true;
       }
     };
+    const leafGeneric = (n) => n.role === "generic" && n.kids.every((k) => typeof k === "string");
+    const clickRoot = (n) => pointer(n) && pwRef(n) && !stack.some((a) => a.el && pointer(a) && pwRef(a));
+    const contribNodes = (n) => {
+      const out = [];
+      for (const c of n._cs) if (pwRef(c)) out.push(c);
+      return out;
+    };
+    // exit is the original's clean-up of a finished node, in its order:
+    // merge text, drop nameless images, drop names their content repeats,
+    // inline a lone text into a generic, drop a generic repeating its
+    // parent's name, unwrap unnamed single-child generics.
+    const exit = (n, parent) => {
+      mergeText(n);
+      if (n.kids.length === 1 && n.kids[0] === n.name) n.kids = [];
+      if (n.role === "img" && !n.name && !n.kids.length && !clickRoot(n)) return "remove";
+      if (n._cs && pwRef(n)) {
+        const cs = contribNodes(n);
+        if (cs.length) {
+          if (cs.every((c) => !pending.has(c.el))) n.name = "";
+          else for (const c of cs) pending.delete(c.el);
+        }
+      }
+      if (n.role === "generic" && !Object.keys(n.props).length && n.kids.length === 1) {
+        const c = n.kids[0];
+        if (typeof c !== "string" && c.role === "generic" && !c.name && !c.active && !Object.keys(c.props).length &&
+          c.kids.length === 1 && typeof c.kids[0] === "string") n.kids = [c.kids[0]];
+      }
+      if (parent && parent.name && n.role === "generic" && !n.active && !Object.keys(n.props).length) {
+        const single = n.kids.length === 1 && typeof n.kids[0] === "string" ? n.kids[0] : undefined;
+        const text = n.name ? (n.kids.length ? undefined : n.name) : single;
+        if (text && text === parent.name) {
+          if (pwRef(n)) pending.add(n.el);
+          return "remove";
+        }
+      }
+      if (n.role === "generic" && !n.name && n.kids.length <= 1 && n.kids.every((k) => typeof k !== "string" && pwRef(k))) {
+        if (!n.kids.length && clickRoot(n)) return undefined;
+        return "unwrap";
+      }
+      return undefined;
+    };
     visit(root, rootEl, true);
-    distill(root, contributors, byEl);
+    mergeText(root);
     return root.kids;
+  }
+  // lineSize is at most the bytes a finished node's own lines take in the
+  // output (without indentation, refs counted short): 0 when a later step
+  // may still drop or move its line.
+  function lineSize(n, depth, maxDepth) {
+    if (n.role === "option" || depth > maxDepth) return 0;
+    // "- role" and " [ref=eN]" take 11 bytes and the role; a name at least
+    // its length and 3 more (a space, two quotes).
+    const head = n.role.length + 11 + (n.name ? n.name.length + 3 : 0);
+    if (opts.interactive) return INTERACTIVE.has(n.role) ? head : 0;
+    if (n.role === "generic" && !n.name && n.kids.length === 1 && typeof n.kids[0] === "string") return 0;
+    let size = opts.compact && STRUCTURAL.has(n.role) && !n.name ? 0 : head;
+    const allText = n.kids.every((k) => typeof k === "string");
+    if (allText || depth < maxDepth) for (const k of n.kids) if (typeof k === "string") size += k.length + 2;
+    if (n.props.url !== undefined) size += n.props.url.length + 8;
+    if (n.props.placeholder !== undefined) size += n.props.placeholder.length + 16;
+    return size;
+  }
+  // settled says whether no open ancestor's line can change with more
+  // content: none takes its name from elements (they might be printed
+  // later), and each unnamed generic already has two children (it is not
+  // unwrapped; the open child is one of them).
+  function settled(stack) {
+    for (let i = 1; i < stack.length; i++) {
+      const a = stack[i];
+      if (a._els && a._els.some((e) => e !== a.el) && pwRef(a)) return false;
+      if (a.role === "generic" && !a.name) {
+        let kids = i < stack.length - 1 ? 1 : 0;
+        for (const k of a.kids) if (typeof k !== "string" || k.trim()) kids++;
+        if (kids < 2) return false;
+      }
+    }
+    return true;
   }
   function toNode(el, active) {
     const tag = tagOf(el);
@@ -865,10 +964,6 @@
     }
   }
 
-  // The original's clean-up, in its order: merge text, drop nameless
-  // images, drop names their content repeats, inline a lone text into a
-  // generic, drop a generic repeating its parent's name, unwrap unnamed
-  // single-child generics.
   function pointer(n) {
     const b = n.box;
     if (!b) return false;
@@ -878,104 +973,34 @@
     }
     return b._c === "pointer";
   }
-  function distill(root, contributors, byEl) {
-    const pending = new Set();
-    const ancestors = [];
-    const clickRoot = (n) => pointer(n) && pwRef(n) && !ancestors.some((a) => a.el && pointer(a) && pwRef(a));
-    const contribNodes = (n) => {
-      const out = [];
-      for (const c of contributors.get(n)) if (pwRef(c)) out.push(c);
-      return out;
-    };
-    const leafGeneric = (n) => n.role === "generic" && n.kids.every((k) => typeof k === "string");
-    // (A node is pending only once a node with a ref named it, so the
-    // ref checks are made only where they can change something.)
-    const enter = (n) => {
-      if (contributors.has(n) && pwRef(n)) for (const c of contribNodes(n)) pending.add(c);
-      if (pending.size && pending.has(n) && !leafGeneric(n)) pending.delete(n);
-    };
-    const mergeText = (n) => {
-      const ks = n.kids;
-      let strings = 0;
-      for (const k of ks) if (typeof k === "string") strings++;
-      if (!strings) return;
-      if (strings === ks.length) {
-        const t = ws(ks.length === 1 ? ks[0] : ks.join(""));
-        n.kids = t ? [t] : [];
-        return;
-      }
-      const kids = [];
-      let buf = "";
-      let open = false;
-      for (const k of ks) {
-        if (typeof k === "string") { buf += k; open = true; continue; }
-        if (open) {
-          const t = ws(buf);
-          if (t) kids.push(t);
-          buf = "";
-          open = false;
-        }
-        kids.push(k);
-      }
+  function mergeText(n) {
+    const ks = n.kids;
+    let strings = 0;
+    for (const k of ks) if (typeof k === "string") strings++;
+    if (!strings) return;
+    if (strings === ks.length) {
+      const t = ws(ks.length === 1 ? ks[0] : ks.join(""));
+      n.kids = t ? [t] : [];
+      return;
+    }
+    const kids = [];
+    let buf = "";
+    let open = false;
+    for (const k of ks) {
+      if (typeof k === "string") { buf += k; open = true; continue; }
       if (open) {
         const t = ws(buf);
         if (t) kids.push(t);
+        buf = "";
+        open = false;
       }
-      n.kids = kids;
-    };
-    const exit = (n) => {
-      mergeText(n);
-      if (n.kids.length === 1 && n.kids[0] === n.name) n.kids = [];
-      // nameless images
-      if (n.role === "img" && !n.name && !n.kids.length && !clickRoot(n)) return "remove";
-      // redundant names
-      if (contributors.has(n) && pwRef(n)) {
-        const cs = contribNodes(n);
-        if (cs.length) {
-          if (cs.every((c) => !pending.has(c))) n.name = "";
-          else for (const c of cs) pending.delete(c);
-        }
-      }
-      // a lone text into a generic
-      if (n.role === "generic" && !Object.keys(n.props).length && n.kids.length === 1) {
-        const c = n.kids[0];
-        if (typeof c !== "string" && c.role === "generic" && !c.name && !c.active && !Object.keys(c.props).length &&
-          c.kids.length === 1 && typeof c.kids[0] === "string") n.kids = [c.kids[0]];
-      }
-      // a generic repeating its parent's name
-      const parent = ancestors[ancestors.length - 1];
-      if (parent && parent.name && n.role === "generic" && !n.active && !Object.keys(n.props).length) {
-        const single = n.kids.length === 1 && typeof n.kids[0] === "string" ? n.kids[0] : undefined;
-        const text = n.name ? (n.kids.length ? undefined : n.name) : single;
-        if (text && text === parent.name) {
-          if (pwRef(n)) pending.add(n);
-          return "remove";
-        }
-      }
-      // unnamed single-child generics
-      if (n.role === "generic" && !n.name && n.kids.length <= 1 && n.kids.every((k) => typeof k !== "string" && pwRef(k))) {
-        if (!n.kids.length && clickRoot(n)) return undefined;
-        return "unwrap";
-      }
-      return undefined;
-    };
-    const traverse = (n) => {
-      const out = [];
-      ancestors.push(n);
-      for (const k of n.kids) {
-        if (typeof k === "string") { out.push(k); continue; }
-        enter(k);
-        traverse(k);
-        const r = exit(k);
-        if (r === "remove") continue;
-        if (r === "unwrap") { out.push(...k.kids); continue; }
-        out.push(k);
-      }
-      ancestors.pop();
-      n.kids = out;
-    };
-    traverse(root);
-    exit(root);
+      kids.push(k);
+    }
+    if (open) {
+      const t = ws(buf);
+      if (t) kids.push(t);
+    }
+    n.kids = kids;
   }
 
   // ---- refs: every printed element but options and text ----
@@ -1014,7 +1039,7 @@
     const rootEl = doc.querySelector("body,frameset") || doc.documentElement;
     if (!rootEl) return [];
     enterScope(doc);
-    const nodes = buildDoc(doc, rootEl);
+    const nodes = buildDoc(doc, rootEl, depth === 0 && !opts.child && opts.maxChars > 0 && !opts.urls && !opts.selector && !opts.frame);
     const frameNodes = bindRefs(nodes, prefix, doc);
     for (const f of frameNodes) {
       if (!f.ref || depth >= maxFrameDepth) continue;
@@ -1087,7 +1112,7 @@
   }
   // Lines stop once they pass the budget (nothing after the cut is shown).
   const lines = [];
-  let budget = opts.maxChars > 0 && !opts.urls && !opts.child ? opts.maxChars : Infinity;
+  let budget = opts.maxChars > 0 && !opts.urls && !opts.child ? opts.maxChars + 1 : Infinity; // the last line has no newline
   const push = (l) => {
     lines.push(l);
     budget -= l.length + 1;
