@@ -89,12 +89,18 @@ for _ in range(100):
         time.sleep(0.05)
 
 def median_ms(xs): return statistics.median(xs) * 1000
-def timed(fn):
-    fn()  # warm-up
-    out = []
+def timed(*fns):
+    """Median ms of each fn over RUNS calls, the fns taken in turn (after
+    two warm-up rounds), so a drift of the machine's speed hits all alike."""
+    for _ in range(2):
+        for fn in fns:
+            fn()
+    out = [[] for _ in fns]
     for _ in range(RUNS):
-        t = time.perf_counter(); fn(); out.append(time.perf_counter() - t)
-    return median_ms(out)
+        for i, fn in enumerate(fns):
+            t = time.perf_counter(); fn(); out[i].append(time.perf_counter() - t)
+    ms = [median_ms(o) for o in out]
+    return ms[0] if len(ms) == 1 else ms
 def ref_of(text, pattern):
     m = re.search(pattern + r'[^\n]*?\bref=(@?[a-z0-9]+)', text)
     return m.group(1) if m else None
@@ -119,8 +125,8 @@ for n in SIZES:
     tid = json.loads(oc("open", url(n)))["details"]["targetId"]
     snap = json.loads(oc("snapshot", "--target-id", tid, "--max-chars", "0"))["content"][0]["text"]
     box, go = ref_of(snap, r'textbox "Search"'), ref_of(snap, r'button "Go"')
-    results[("ours", "snapshot", n)] = timed(lambda: oc("snapshot", "--target-id", tid))
-    results[("ours", "snapshot full", n)] = timed(lambda: oc("snapshot", "--target-id", tid, "--max-chars", "0"))
+    results[("ours", "snapshot", n)], results[("ours", "snapshot full", n)] = timed(
+        lambda: oc("snapshot", "--target-id", tid), lambda: oc("snapshot", "--target-id", tid, "--max-chars", "0"))
     results[("ours", "type", n)] = timed(lambda: oc("type", box, "hello", "--target-id", tid))
     results[("ours", "click", n)] = timed(lambda: oc("click", go, "--target-id", tid))
     oc("close", tid)
@@ -134,8 +140,9 @@ if node and os.path.exists(pw):
     if ROOT:
         args.append("--no-sandbox")
     for mode in ("full", "none"):
-        srv = subprocess.Popen(args + ["--snapshot-mode", mode], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.DEVNULL, text=True, start_new_session=True)
+        srv = subprocess.Popen(args + ["--snapshot-mode", mode, "--output-dir", os.path.join(WORK, "pw-out")], cwd=WORK,
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                               start_new_session=True)
         seq = [0]
         def rpc(method, params=None, notify=False):
             msg = {"jsonrpc": "2.0", "method": method}
@@ -191,7 +198,7 @@ if os.access(ab, os.X_OK):
     if ROOT:
         abenv["AGENT_BROWSER_ARGS"] = "--no-sandbox"
     def abr(*a):
-        r = subprocess.run([ab, *a], env=abenv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120)
+        r = subprocess.run([ab, *a], env=abenv, cwd=WORK, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120)
         if r.returncode != 0:
             raise RuntimeError("agent-browser %s: exit %d %s" % (" ".join(a), r.returncode, (r.stderr or r.stdout).strip()[:300]))
         return r.stdout

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/openclaw-go/openclaw/atomicfile"
 	"github.com/rogpeppe/go-internal/diff"
 )
 
@@ -76,8 +77,10 @@ func swapBaseline(profileDir, targetID, key, url, text string, cut bool) (string
 			kept = append(kept, e)
 		}
 	}
+	// A cache: temp file and rename, no fsync (a lost baseline costs one
+	// diff its baseline; an fsync per snapshot costs every snapshot).
 	b, err := json.Marshal(kept)
-	if err == nil && writeFileAtomic(path, b) == nil {
+	if err == nil && os.MkdirAll(dir, 0o700) == nil && atomicfile.WriteCache(path, b, 0o600) == nil {
 		pruneBaselines(dir)
 	}
 	return prev, found

@@ -2,7 +2,9 @@ package browser
 
 import (
 	"context"
+	"crypto/sha256"
 	_ "embed"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -12,6 +14,7 @@ import (
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/openclaw-go/openclaw/tools"
+	"github.com/tidwall/gjson"
 )
 
 // Refs live in the page itself: each referenced element carries the
@@ -36,6 +39,16 @@ var snapshotJS string
 
 var snapshotFn = sync.OnceValue(func() string {
 	return strings.TrimSpace(snapshotJS[strings.Index(snapshotJS, "(function"):])
+})
+
+// snapshotKey names the property of the page's global object that holds
+// the script once a snapshot installed it (non-enumerable, read-only):
+// later snapshots of the document call it instead of compiling the script
+// again. The name carries the script's hash, so another build installs
+// its own.
+var snapshotKey = sync.OnceValue(func() string {
+	h := sha256.Sum256([]byte(snapshotFn()))
+	return "__openclawSnapshot_" + hex.EncodeToString(h[:6])
 })
 
 // snapOpts are what the snapshot script takes.
@@ -63,7 +76,8 @@ type snapFrame struct {
 
 // snapResult is the script's answer.
 type snapResult struct {
-	URL        string       `json:"url"` // the document's
+	Missing    bool         `json:"missing"` // the document has no installed script yet
+	URL        string       `json:"url"`     // the document's
 	Text       string       `json:"text"`
 	Frames     []snapFrame  `json:"frames"`
 	Links      [][2]*string `json:"links"` // [text, href], or [null, ref] where a frame's links go
@@ -125,12 +139,22 @@ func evalSnapshot(ctx context.Context, t snapTarget, o snapOpts, pairs []proto.R
 	var exc *proto.RuntimeExceptionDetails
 	pg := t.pg.Context(ctx)
 	if len(pairs) == 0 {
-		r, err := proto.RuntimeEvaluate{Expression: snapshotFn() + "(" + string(optsJSON) + ")", ReturnByValue: true,
-			ContextID: t.ctxID}.Call(pg)
-		if err != nil {
-			return nil, err
+		key := quote(snapshotKey())
+		// The installed script when there is one, else install it (or, when
+		// the page holds the name, run it as it is).
+		for _, expr := range []string{
+			`(function(k,o){const f=globalThis[k];return typeof f==="function"?f(o):{missing:true}})(` + key + `,` + string(optsJSON) + `)`,
+			`(function(k,f,o){try{Object.defineProperty(globalThis,k,{value:f})}catch(e){}return f(o)})(` + key + `,` + snapshotFn() + `,` + string(optsJSON) + `)`,
+		} {
+			r, err := proto.RuntimeEvaluate{Expression: expr, ReturnByValue: true, ContextID: t.ctxID}.Call(pg)
+			if err != nil {
+				return nil, err
+			}
+			ro, exc = r.Result, r.ExceptionDetails
+			if exc != nil || !gjson.Get(ro.Value.JSON("", ""), "missing").Bool() {
+				break
+			}
 		}
-		ro, exc = r.Result, r.ExceptionDetails
 	} else {
 		args := []*proto.RuntimeCallArgument{{}}
 		if err := json.Unmarshal(optsJSON, &args[0].Value); err != nil {
