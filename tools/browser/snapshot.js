@@ -96,6 +96,14 @@
     if (p && p.nodeType === 11 && p.host) return p.host;
     return null;
   }
+  // inside says whether e is el or lies in it, shadow trees included.
+  function inside(e, el) {
+    for (let i = 0; e && i < 10000; i++) {
+      if (e === el) return true;
+      e = parentOrHost(e);
+    }
+    return false;
+  }
   function closestCross(el, css) {
     while (el) {
       const c = el.closest(css);
@@ -799,7 +807,7 @@
       // enter: the elements its name came from are pending until printed
       const els = node._els;
       if (els && els.length && pwRef(node)) {
-        for (const e of els) if (e !== el && (byEl.has(e) || el.contains(e))) pending.add(e);
+        for (const e of els) if (e !== el && (byEl.has(e) || inside(e, el))) pending.add(e);
       }
       stack.push(node);
       processEl(node, el, owned, visible, visit);
@@ -1181,18 +1189,11 @@
     let target;
     try { target = doc.querySelector(sel); } catch (e) { return { error: "invalid" }; }
     if (!target) return { error: "nomatch" };
-    const inside = (el) => {
-      for (let e = el, i = 0; e && i < 10000; i++) {
-        if (e === target) return true;
-        e = parentOrHost(e);
-      }
-      return false;
-    };
     const out = [];
     const walk = (ns) => {
       for (const n of ns) {
         if (typeof n === "string" || n.role === PH) continue;
-        if (n.el && n.el.ownerDocument === doc && inside(n.el)) { out.push(n); continue; }
+        if (n.el && n.el.ownerDocument === doc && inside(n.el, target)) { out.push(n); continue; }
         walk(n.kids);
       }
     };
