@@ -32,6 +32,7 @@ race: ## the whole suite under the race detector
 bench: build ## Go benchmarks, whole-process CLI timings, init allocations per module/package, gateway load (start-to-ready, RSS, health req/s)
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	./scripts/bench-cli.sh $(BIN)
+	./scripts/bench-browser.sh $(BIN)
 	./scripts/init-report.sh $(BIN) 15
 	$(GO) build -o bin/gwbench ./cmd/gwbench
 	d=$$(mktemp -d) && OPENCLAW_STATE_DIR=$$d bin/gwbench -port 18799 -token bench -- $(BIN) serve --port 18799 --auth token --token bench; rm -rf $$d

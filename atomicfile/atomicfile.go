@@ -139,3 +139,29 @@ func (c ctxReader) Read(p []byte) (int, error) {
 	}
 	return c.r.Read(p)
 }
+
+// WriteCache replaces path with data (mode perm) through a temp file and a
+// rename, without the fsyncs: a reader never sees a half-written file, but
+// a crash may lose the write. For caches whose loss costs only their
+// benefit (a browser snapshot's baseline for the next diff), where an
+// fsync per call would cost more than the cache saves.
+func WriteCache(path string, data []byte, perm os.FileMode) error {
+	f, err := Create(path, perm)
+	if err != nil {
+		return err
+	}
+	defer f.Abort()
+	if _, err := f.Write(data); err != nil {
+		return fmt.Errorf("cache write %s: %w", path, err)
+	}
+	f.done = true
+	if err := f.File.Close(); err != nil {
+		os.Remove(f.File.Name())
+		return fmt.Errorf("cache write %s: %w", path, err)
+	}
+	if err := os.Rename(f.File.Name(), path); err != nil {
+		os.Remove(f.File.Name())
+		return fmt.Errorf("cache write %s: %w", path, err)
+	}
+	return nil
+}

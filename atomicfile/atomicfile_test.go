@@ -101,3 +101,26 @@ func TestCreateInMissingDir(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 }
+
+func TestWriteCacheReplacesWholeAndLeavesNoTemp(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "cache.json")
+	if err := os.WriteFile(p, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteCache(p, []byte("new cache"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "new cache" {
+		t.Fatalf("content %q", b)
+	}
+	if st, _ := os.Stat(p); st.Mode().Perm() != 0o600 {
+		t.Fatalf("mode %v", st.Mode())
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Fatalf("left %d entries (a temp file?)", len(ents))
+	}
+	if err := WriteCache(filepath.Join(dir, "missing", "x"), []byte("x"), 0o600); err == nil {
+		t.Fatal("a write into a missing directory succeeded")
+	}
+}

@@ -41,58 +41,9 @@ func element(pg *rod.Page, ref string) (*rod.Element, error) {
 // and not covered, up to d. On timeout the error names the condition that
 // last failed (and the covering element).
 func actionable(ctx context.Context, el *rod.Element, ref string, d time.Duration, needEnabled bool) error {
-	ctx, cancel := context.WithTimeout(ctx, d)
-	defer cancel()
-	el = el.Context(ctx)
-	why := "not checked yet"
-	for {
-		cur := ""
-		// Not el.ScrollIntoView: its animation-frame wait ignores the
-		// deadline and never ends in a hidden tab.
-		if err := (proto.DOMScrollIntoViewIfNeeded{ObjectID: el.Object.ObjectID}).Call(el); err != nil {
-			cur = "cannot scroll it into view: " + err.Error()
-		} else if vis, err := el.Visible(); err != nil || !vis {
-			cur = "not visible"
-		} else if dis, err := el.Disabled(); needEnabled && err == nil && dis {
-			cur = "disabled"
-		} else if _, err := el.Interactable(); err != nil {
-			var cov *rod.CoveredError
-			var inv *rod.InvisibleShapeError
-			var npe *rod.NoPointerEventsError
-			switch {
-			case errors.As(err, &cov):
-				cur = "covered by " + describe(cov.Element.Context(context.Background()))
-			case errors.As(err, &inv):
-				cur = "has no visible shape"
-			case errors.As(err, &npe):
-				cur = "has pointer-events: none"
-			default:
-				cur = err.Error()
-			}
-		}
-		if cur == "" && ctx.Err() == nil {
-			return nil
-		}
-		if ctx.Err() == nil {
-			why = cur // a check cut short by the deadline says nothing
-		}
-		select {
-		case <-ctx.Done():
-			return tools.Errorf(tools.CodeTimeout, "Element %q not actionable after %d ms: %s. Try scrolling, closing overlays, or re-snapshotting.", ref, d.Milliseconds(), why)
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
-}
-
-// describe names an element for an error: tag#id.class "text".
-func describe(el *rod.Element) string {
-	res, err := el.Eval(`function(){let s=this.tagName.toLowerCase();if(this.id)s+="#"+this.id;` +
-		`if(typeof this.className==="string"&&this.className.trim())s+="."+this.className.trim().split(/\s+/).join(".");` +
-		`const t=(this.innerText||"").trim().slice(0,40);return t?s+' "'+t+'"':s}`)
-	if err != nil {
-		return "another element"
-	}
-	return res.Value.Str()
+	t := &actTarget{pg: el.Page(), obj: el.Object.ObjectID}
+	_, err := t.ready(ctx, ref, d, needEnabled, "check", "")
+	return err
 }
 
 // actReq is the act request: the kind plus its fields (A.4).
@@ -195,36 +146,68 @@ func act(ctx context.Context, env *tools.Env, conf *browserConf, pg *rod.Page, r
 		}
 		return el.Context(ctx), nil
 	}
+	// ready finds the ref's element and waits until it can be acted on
+	// (mode fill: then replaces its text).
+	ready := func(enabled bool, mode, text string) (*actTarget, *readyAnswer, error) {
+		if err := need("ref", r.Ref); err != nil {
+			return nil, nil, err
+		}
+		t, err := locate(ctx, pg, r.Ref)
+		if err != nil {
+			return nil, nil, err
+		}
+		a, err := t.ready(ctx, normRef(r.Ref), d, enabled, mode, text)
+		return t, a, err
+	}
 	switch r.Kind {
 	case "click":
 		if _, err := clickModifiers(r.Modifiers); err != nil {
 			return nil, err
 		}
-		el, err := target(true)
+		t, a, err := ready(true, "check", "")
 		if err != nil {
 			return nil, err
 		}
-		if err := clickWith(ctx, el, r, out); err != nil {
+		if err := clickWith(ctx, t, a, r, out); err != nil {
 			return nil, err
 		}
 	case "hover":
-		el, err := target(false)
+		t, a, err := ready(false, "check", "")
 		if err != nil {
 			return nil, err
 		}
-		if err := el.Hover(); err != nil {
+		pt, err := t.point(ctx, a)
+		if err != nil {
+			return nil, actFailed(r, err)
+		}
+		if err := t.pg.Context(ctx).Mouse.MoveTo(pt); err != nil {
 			return nil, actFailed(r, err)
 		}
 	case "type":
-		el, err := target(true)
+		if r.Slowly {
+			el, err := target(true)
+			if err != nil {
+				return nil, err
+			}
+			if err := typeInto(el, r.Text, true); err != nil {
+				return nil, actFailed(r, err)
+			}
+			if r.Submit {
+				if err := el.Type(input.Enter); err != nil {
+					return nil, actFailed(r, err)
+				}
+			}
+			break
+		}
+		t, a, err := ready(true, "fill", r.Text)
 		if err != nil {
 			return nil, err
 		}
-		if err := typeInto(el, r.Text, r.Slowly); err != nil {
+		if err := t.finishFill(ctx, a, r.Text); err != nil {
 			return nil, actFailed(r, err)
 		}
 		if r.Submit {
-			if err := el.Type(input.Enter); err != nil {
+			if err := t.pg.Context(ctx).Keyboard.Type(input.Enter); err != nil {
 				return nil, actFailed(r, err)
 			}
 		}
@@ -233,18 +216,21 @@ func act(ctx context.Context, env *tools.Env, conf *browserConf, pg *rod.Page, r
 			return nil, tools.Errorf(tools.CodeInvalidParams, "act fill needs fields: [{ref, type?, value}]")
 		}
 		for _, f := range r.Fields {
-			el, err := element(pg, f.Ref)
+			t, err := locate(ctx, pg, f.Ref)
 			if err != nil {
 				return nil, err
 			}
-			if err := actionable(ctx, el, normRef(f.Ref), d, true); err != nil {
-				return nil, err
-			}
-			el = el.Context(ctx)
 			switch f.Type {
 			case "checkbox", "radio":
+				if _, err := t.ready(ctx, normRef(f.Ref), d, true, "check", ""); err != nil {
+					return nil, err
+				}
+				el, err := t.element()
+				if err != nil {
+					return nil, actFailed(r, err)
+				}
 				want := fmt.Sprint(f.Value) == "true" || fmt.Sprint(f.Value) == "1"
-				if _, err := el.Eval(`function(v){if(this.checked!==v){this.click()}}`, want); err != nil {
+				if _, err := el.Context(ctx).Eval(`function(v){if(this.checked!==v){this.click()}}`, want); err != nil {
 					return nil, actFailed(r, err)
 				}
 			default:
@@ -252,7 +238,11 @@ func act(ctx context.Context, env *tools.Env, conf *browserConf, pg *rod.Page, r
 				if f.Value != nil {
 					v = fmt.Sprint(f.Value)
 				}
-				if err := typeInto(el, v, false); err != nil {
+				a, err := t.ready(ctx, normRef(f.Ref), d, true, "fill", v)
+				if err != nil {
+					return nil, err
+				}
+				if err := t.finishFill(ctx, a, v); err != nil {
 					return nil, actFailed(r, err)
 				}
 			}

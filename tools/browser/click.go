@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 
-	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/input"
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/openclaw-go/openclaw/tools"
@@ -51,7 +50,7 @@ func clickModifiers(names []string) ([]input.Key, error) {
 // released after, so the next act starts with no key held. A double click
 // is two clicks, the second with clickCount 2, as a user's (and
 // Playwright's): the page sees click, click, dblclick.
-func clickWith(ctx context.Context, el *rod.Element, r actReq, out map[string]any) error {
+func clickWith(ctx context.Context, t *actTarget, a *readyAnswer, r actReq, out map[string]any) error {
 	btn := proto.InputMouseButtonLeft
 	switch r.Button {
 	case "", "left":
@@ -68,13 +67,17 @@ func clickWith(ctx context.Context, el *rod.Element, r actReq, out map[string]an
 	}
 	// A download link starts its download in the browser process, after
 	// the click returns: the caller waits for it (expectDownload).
-	if res, err := el.Eval(`function(){return !!this.closest("a[download]")}`); err == nil && res.Value.Bool() {
+	if a.Download {
 		out[expectDownloadKey] = true
+	}
+	pt, err := t.point(ctx, a)
+	if err != nil {
+		return actFailed(r, err)
 	}
 	// The keyboard belongs to the page object the session attached, whose
 	// context is the call's connection, not the act's: the release runs
 	// even when the act was given up (a dialog it opened).
-	kb := el.Page().Keyboard
+	kb := t.pg.Keyboard
 	defer func() {
 		for _, k := range mods {
 			_ = kb.Release(k) // best effort: a closed tab has nothing held
@@ -85,11 +88,15 @@ func clickWith(ctx context.Context, el *rod.Element, r actReq, out map[string]an
 			return actFailed(r, err)
 		}
 	}
-	if err := el.Click(btn, 1); err != nil {
+	mouse := t.pg.Context(ctx).Mouse
+	if err := mouse.MoveTo(pt); err != nil {
+		return actFailed(r, err)
+	}
+	if err := mouse.Click(btn, 1); err != nil {
 		return actFailed(r, err)
 	}
 	if r.DoubleClick || r.Double {
-		if err := el.Page().Context(ctx).Mouse.Click(btn, 2); err != nil {
+		if err := mouse.Click(btn, 2); err != nil {
 			return actFailed(r, err)
 		}
 	}

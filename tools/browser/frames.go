@@ -20,12 +20,14 @@ var refPath = sync.OnceValue(func() *regexp.Regexp { // compiled on first use: {
 	return regexp.MustCompile(`^((?:f[1-9][0-9]{0,8})*)(e[1-9][0-9]{0,8})$`)
 })
 
-// findJS finds the elements carrying a ref in the document and in its open
-// shadow roots; it returns the element when there is exactly one, else the
+// findJS finds the elements carrying a ref in the document, else in its
+// open shadow roots (a walk of every element, so only when the document
+// has none); it returns the element when there is exactly one, else the
 // count.
 const findJS = `(ref) => {
 	const sel = '[` + refAttr + `="' + ref + '"]';
 	const found = [...document.querySelectorAll(sel)];
+	if (found.length) return found.length === 1 ? found[0] : found.length;
 	const walk = (root) => {
 		for (const e of root.querySelectorAll("*")) {
 			if (e.shadowRoot) { found.push(...e.shadowRoot.querySelectorAll(sel)); walk(e.shadowRoot); }

@@ -323,7 +323,7 @@ func (p *profile) stop(ctx context.Context) (status, error) {
 			return status{}, tools.Errorf(tools.CodeFailed, "browser stop: process %d did not exit", pid)
 		}
 	}
-	for _, f := range []string{pidPath, filepath.Join(p.Dir, "cdp-port"), filepath.Join(p.Dir, "current-tab"), filepath.Join(p.Dir, tabAliasFile)} {
+	for _, f := range []string{pidPath, filepath.Join(p.Dir, "cdp-port"), filepath.Join(p.Dir, wsCacheFile), filepath.Join(p.Dir, "current-tab"), filepath.Join(p.Dir, tabAliasFile)} {
 		if err := os.Remove(f); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return status{}, fmt.Errorf("browser stop: %w", err)
 		}

@@ -199,6 +199,21 @@ func (rec *recClient) effects(ctx context.Context, target string, seq int64, set
 // the call acts. With the guard on it fails closed: no recorder, no call.
 // With everything allowed it only tells a running recorder so (a policy
 // relaxed since it started), and never launches one for that.
+// tellGuard gives a running recorder the guard; false when none answered
+// (enforceGuard then starts one, or says why it cannot).
+func (s *session) tellGuard(ctx context.Context) bool {
+	g := s.p.conf.SSRF.guard()
+	cctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	c := &recClient{sock: s.p.recSock()}
+	var v map[string]any
+	if c.call(cctx, recRequest{Op: "guard", Guard: &g}, &v) != nil {
+		return false
+	}
+	s.rec = c
+	return true
+}
+
 func (s *session) enforceGuard(ctx context.Context) error {
 	g := s.p.conf.SSRF.guard()
 	var v map[string]any

@@ -46,23 +46,57 @@ func openSession(ctx context.Context, env *tools.Env, name string) (*session, er
 	// caches page objects (keyboard, mouse, event loop) per connection with
 	// the context of the call that first touched them, so a connection
 	// shared across requests would act with a finished request's context.
-	ws, err := wsURL(ctx, ep)
-	if err != nil {
-		return nil, notRunning(p)
-	}
 	// The connection (not the browser) closes with cctx when the call ends.
 	cctx, cancel := context.WithCancel(ctx)
-	b, err := connect(cctx, ws)
+	s := &session{p: p, release: cancel, ctx: cctx}
+	// A running recorder is told the guard while the connection opens;
+	// one that must be started first needs the connection's URL.
+	told := make(chan bool, 1)
+	go func() { told <- s.tellGuard(ctx) }()
+	b, ws, err := connectEndpoint(cctx, p, ep)
+	early := <-told
 	if err != nil {
 		cancel()
 		return nil, notRunning(p)
 	}
-	s := &session{p: p, b: b, ws: ws, release: cancel, ctx: cctx}
-	if err := s.enforceGuard(ctx); err != nil {
-		cancel()
-		return nil, err
+	s.b, s.ws = b, ws
+	if !early {
+		if err := s.enforceGuard(ctx); err != nil {
+			cancel()
+			return nil, err
+		}
 	}
 	return s, nil
+}
+
+// wsCacheFile remembers the browser's WebSocket URL for an endpoint, so a
+// call connects without asking /json/version first.
+const wsCacheFile = "cdp-ws"
+
+// connectEndpoint connects to the browser at ep: through the WebSocket URL
+// remembered for it, else (or when that fails: a restarted browser has a
+// new one) through the one /json/version gives, which is then remembered.
+func connectEndpoint(ctx context.Context, p *profile, ep string) (*rod.Browser, string, error) {
+	cache := filepath.Join(p.Dir, wsCacheFile)
+	if b, err := os.ReadFile(cache); err == nil {
+		if e, ws, ok := strings.Cut(strings.TrimSpace(string(b)), " "); ok && e == ep && strings.HasPrefix(ws, "ws://127.0.0.1:") {
+			if br, err := connect(ctx, ws); err == nil {
+				return br, ws, nil
+			}
+		}
+	}
+	ws, err := wsURL(ctx, ep)
+	if err != nil {
+		return nil, "", err
+	}
+	br, err := connect(ctx, ws)
+	if err != nil {
+		return nil, "", err
+	}
+	if ws != ep {
+		_ = writeFileAtomic(cache, []byte(ep+" "+ws))
+	}
+	return br, ws, nil
 }
 
 func notRunning(p *profile) error {

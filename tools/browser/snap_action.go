@@ -2,11 +2,7 @@ package browser
 
 import (
 	"context"
-	"errors"
-	"strings"
 
-	"github.com/go-rod/rod"
-	"github.com/go-rod/rod/lib/proto"
 	"github.com/openclaw-go/openclaw/tools"
 )
 
@@ -114,54 +110,40 @@ func snapshotAction(ctx context.Context, s *session, p snapParams) (any, error) 
 	limit = min(limit, 2000)
 	sctx, cancel := context.WithTimeout(ctx, timeout(p.TimeoutMs, 20000, 500, 120000))
 	defer cancel()
-	c, err := takeSnapshot(sctx, pg, format == "aria", limit)
-	if err != nil {
-		return nil, err
-	}
-	var text string
+	var text, url string
+	inPage := false // cut at maxChars in the page already
 	if format == "aria" {
-		text = strings.Join(c.aria, "\n")
+		if text, err = ariaSnapshot(sctx, pg, limit); err != nil {
+			return nil, err
+		}
 	} else {
-		nodes := c.nodes
-		if sel := firstNonEmpty(p.Selector, p.Frame); sel != "" {
-			if nodes, err = scope(sctx, pg, c, sel, p.Frame != ""); err != nil {
-				return nil, err
-			}
+		o := snapOpts{Selector: p.Selector, Frame: p.Frame, Interactive: interactive, Compact: compact, Depth: depth, URLs: p.URLs}
+		if !p.Diff { // a diff is cut after it is taken
+			o.MaxChars = maxChars
 		}
-		if compact {
-			nodes = compactNodes(nodes)
+		c, err := takeSnapshot(sctx, pg, o)
+		if err != nil {
+			return nil, err
 		}
-		max, tooDeep := maxTreeDepth, false
-		if depth != nil {
-			max = min(*depth, maxTreeDepth)
-		}
-		nodes, tooDeep = cutDepth(nodes, max)
-		text = render(nodes, interactive)
-		if tooDeep && (depth == nil || *depth > maxTreeDepth) {
-			text += "\n" + deepMarker
-		}
-		if p.URLs {
-			if links := linksBlock(nodes); links != "" {
-				text += "\n\n" + links
-			}
-		}
+		text, inPage, url = c.text, c.truncated, c.url
 	}
-	info, _ := pg.Info()
-	url := ""
-	if info != nil {
-		url = info.URL
+	if url == "" {
+		if info, _ := pg.Info(); info != nil {
+			url = info.URL
+		}
 	}
 	state := ""
 	details := map[string]any{"ok": true, "format": format, "targetId": string(pg.TargetID), "url": url}
 	if format == "ai" {
 		key := snapKey(p, interactive, compact, depth)
-		prev, found := swapBaseline(s.p.Dir, string(pg.TargetID), key, url, text)
+		prev, found := swapBaseline(s.p.Dir, string(pg.TargetID), key, url, text, inPage)
 		if p.Diff {
 			text, state = diffText(prev, found, text)
 			details["diff"] = state
 		}
 	}
 	text, truncated := truncate(text, maxChars)
+	truncated = truncated || inPage
 	present := text
 	if state == "changed" {
 		present = diffLines(text)
@@ -169,36 +151,4 @@ func snapshotAction(ctx context.Context, s *session, p snapParams) (any, error) 
 	refs, st := summarize(present)
 	details["snapshot"], details["refs"], details["stats"], details["truncated"] = text, refs, st, truncated
 	return &tools.Result{Content: []tools.Block{tools.TextBlock(text)}, Details: details}, nil
-}
-
-// scope narrows the tree to the first element matching sel (or, for a
-// frame selector, to the document of that iframe).
-func scope(ctx context.Context, pg *rod.Page, c *capture, sel string, frame bool) ([]*node, error) {
-	what := "selector"
-	if frame {
-		what = "frame"
-	}
-	res, err := pg.Context(ctx).Evaluate(rod.Eval(`(s) => document.querySelector(s)`, sel).ByObject())
-	if err != nil {
-		var ee *rod.EvalError
-		if errors.As(err, &ee) {
-			return nil, tools.Errorf(tools.CodeInvalidParams, "%s %q is not a valid CSS selector", what, sel)
-		}
-		return nil, tools.Errorf(tools.CodeFailed, "snapshot %s: %v", what, err)
-	}
-	if res.Subtype != proto.RuntimeRemoteObjectSubtypeNode {
-		return nil, tools.Errorf(tools.CodeNotFound, "%s %q matches no element", what, sel)
-	}
-	desc, err := proto.DOMDescribeNode{ObjectID: res.ObjectID}.Call(pg)
-	if err != nil {
-		return nil, tools.Errorf(tools.CodeFailed, "snapshot %s: %v", what, err)
-	}
-	nodes := scopeTo(c.nodes, c.main, desc.Node.BackendNodeID)
-	if !frame {
-		return nodes, nil
-	}
-	if len(nodes) != 1 || nodes[0].Role != "iframe" {
-		return nil, tools.Errorf(tools.CodeInvalidParams, "frame %q matches a <%s>, not an iframe", sel, strings.ToLower(desc.Node.NodeName))
-	}
-	return nodes[0].Children, nil
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/openclaw-go/openclaw/atomicfile"
 	"github.com/rogpeppe/go-internal/diff"
 )
 
@@ -32,6 +33,7 @@ type baseline struct {
 	Key  string `json:"key"`
 	URL  string `json:"url"`
 	Text string `json:"text"`
+	Cut  bool   `json:"cut,omitempty"` // the text was cut at maxChars: no baseline for a diff
 }
 
 // snapKey names the option set a snapshot was rendered with: a diff only
@@ -46,8 +48,9 @@ func snapKey(p snapParams, interactive, compact bool, depth *int) string {
 
 // swapBaseline records text as the tab's last snapshot for key and returns
 // the one it replaces ("" and false when none, or the page navigated).
+// A text already cut at maxChars (cut) is remembered as no baseline.
 // Storage errors only cost the next diff its baseline.
-func swapBaseline(profileDir, targetID, key, url, text string) (string, bool) {
+func swapBaseline(profileDir, targetID, key, url, text string, cut bool) (string, bool) {
 	if !targetIDPattern().MatchString(targetID) {
 		return "", false
 	}
@@ -60,20 +63,24 @@ func swapBaseline(profileDir, targetID, key, url, text string) (string, bool) {
 	}
 	prev, found := "", false
 	kept := []baseline{}
-	if len(text) <= baselineMaxText {
+	if cut {
+		kept = append(kept, baseline{Key: key, URL: url, Cut: true})
+	} else if len(text) <= baselineMaxText {
 		kept = append(kept, baseline{Key: key, URL: url, Text: text})
 	}
 	for _, e := range entries {
 		if e.Key == key {
-			prev, found = e.Text, e.URL == url
+			prev, found = e.Text, e.URL == url && !e.Cut
 			continue
 		}
 		if len(kept) < baselineKeys {
 			kept = append(kept, e)
 		}
 	}
+	// A cache: temp file and rename, no fsync (a lost baseline costs one
+	// diff its baseline; an fsync per snapshot costs every snapshot).
 	b, err := json.Marshal(kept)
-	if err == nil && writeFileAtomic(path, b) == nil {
+	if err == nil && os.MkdirAll(dir, 0o700) == nil && atomicfile.WriteCache(path, b, 0o600) == nil {
 		pruneBaselines(dir)
 	}
 	return prev, found

@@ -122,10 +122,12 @@ func TestSnapshotDiff(t *testing.T) {
 		t.Errorf("nothing changed: %s", res.Raw)
 	}
 	r.ok("browser", "click", "e10")
+	// The click moves the focus ([active]) from the body to the button, as
+	// in the original; the lines between them stay out of the diff.
 	res := r.ok("browser", "snapshot", "--diff")
 	d := res.Get("content.0.text").String()
 	if res.Get("details.diff").String() != "changed" || !strings.Contains(d, `-  - button "Press me" [ref=e10]`) ||
-		!strings.Contains(d, `+  - button "Clicked 1" [active] [ref=e10]`) || strings.Contains(d, "Sign in\" [level=1]") || len(d) > len(full)/2 {
+		!strings.Contains(d, `+  - button "Clicked 1" [active] [ref=e10]`) || strings.Contains(d, `textbox "User"`) || len(d) > len(full)/2 {
 		t.Errorf("diff after a click:\n%s", d)
 	}
 	if res.Get("details.refs.e10.name").String() != "Clicked 1" || res.Get("details.refs.e10").Raw == "" {

@@ -27,38 +27,15 @@ func TestDiffText(t *testing.T) {
 	}
 }
 
-func TestCompactAndDepth(t *testing.T) {
-	tree := []*node{{Role: "generic", Ref: "e1", Children: []*node{
-		{Role: "list", Ref: "e2", Children: []*node{{Role: "listitem", Ref: "e3", Children: []*node{{Role: "link", Name: "A", Ref: "e4"}}}}},
-		{Role: "paragraph", Ref: "e5", Children: []*node{{Role: "text", Name: "hi"}}},
-	}}}
-	got := render(compactNodes(tree), false)
-	want := "- listitem [ref=e3]:\n  - link \"A\" [ref=e4]\n- paragraph [ref=e5]: hi"
-	if got != want {
-		t.Errorf("compact:\n%s\nwant\n%s", got, want)
-	}
-	cut, deep := cutDepth(tree, 1)
-	if got := render(cut, false); !deep || got != "- generic [ref=e1]:\n  - list [ref=e2]\n  - paragraph [ref=e5]: hi" {
-		t.Errorf("depth 1 (%v):\n%s", deep, got)
-	}
-	if render(tree, false) != "- generic [ref=e1]:\n  - list [ref=e2]:\n    - listitem [ref=e3]:\n      - link \"A\" [ref=e4]\n  - paragraph [ref=e5]: hi" {
-		t.Error("compact or cutDepth changed their input")
-	}
-}
-
-// BenchmarkSnapshotFormat5000 is the formatting half of a snapshot on a
-// 5,000-node tree: compact, depth cut, render, line-boundary truncation,
-// refs and stats, and a diff against the previous text.
-func BenchmarkSnapshotFormat5000(b *testing.B) {
-	nodes := synthetic(5000)
-	prev := render(nodes, false)
-	nodes[len(nodes)/2].Name = "Changed section"
+// BenchmarkSnapshotDiff5000 is what --diff adds on a 5,000-line
+// snapshot: the diff against the previous text, the cut, refs and stats.
+func BenchmarkSnapshotDiff5000(b *testing.B) {
+	prev := syntheticText(5000)
+	cur := strings.Replace(prev, "Section 250", "Changed section", 1)
 	b.ReportAllocs()
 	for b.Loop() {
-		ns, _ := cutDepth(compactNodes(nodes), maxTreeDepth)
-		text := render(ns, false)
-		d, _ := diffText(prev, true, text)
-		text, _ = truncate(text, 40000)
+		d, _ := diffText(prev, true, cur)
+		text, _ := truncate(cur, 40000)
 		summarize(text)
 		summarize(diffLines(d))
 	}

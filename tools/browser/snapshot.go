@@ -2,12 +2,19 @@ package browser
 
 import (
 	"context"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/openclaw-go/openclaw/tools"
+	"github.com/tidwall/gjson"
 )
 
 // Refs live in the page itself: each referenced element carries the
@@ -16,285 +23,416 @@ import (
 // as the element exists, whichever process (CLI call or gateway) took the
 // snapshot, and a new element never reuses an old element's number. A
 // navigation starts a new document and so new refs. Numbers are handed out
-// page-side in one JavaScript call per document (see bindRefs), so two
-// snapshots racing never give one number to two elements.
+// by the snapshot script inside the page, in the same evaluation that
+// builds the tree, so two snapshots racing never give one number to two
+// elements (the page runs one script at a time).
 const (
 	refAttr  = "data-openclaw-ref"
 	nextAttr = "data-openclaw-ref-next"
 )
 
-// domInfo is what the snapshot needs of a DOM node.
-type domInfo struct {
-	parent proto.DOMBackendNodeID
-	attrs  map[string]string
-	base   string            // the node's document base URL (links resolve against it)
-	frame  proto.PageFrameID // frame owner elements: the frame they show
-	inProc bool              // that frame's document is in this session's DOM
-	typ    int               // DOM node type: 1 element, 3 text, 9 document
-	tag    string            // elements: the lower-case local name
-	text   string            // text nodes: the text
-	// kids are the nodes the snapshot visits under this one, in order: a
-	// slot's assigned nodes, else the light children not assigned to a
-	// slot, then the children of its (open or closed) shadow root.
-	kids     []proto.DOMBackendNodeID
-	onlyText bool                   // exactly one light child, a text node
-	content  proto.DOMBackendNodeID // frame owners: their in-process document
-	before   proto.DOMBackendNodeID // its ::before pseudo-element (generated text)
-	after    proto.DOMBackendNodeID // its ::after pseudo-element
-	laidOut  bool                   // has a layout box (addLayout)
-	display  string                 // computed display, cursor (addLayout)
-	cursor   string
-	area     bool                   // its box has a width and a height
-	layout   bool                   // the main entry (idx[0]): addLayout answered
-	body     proto.DOMBackendNodeID // documents: their <body>
+// snapshotJS computes the whole ai snapshot of a document in the page:
+// see the file. It is one function expression.
+//
+//go:embed snapshot.js
+var snapshotJS string
+
+var snapshotFn = sync.OnceValue(func() string {
+	return strings.TrimSpace(snapshotJS[strings.Index(snapshotJS, "(function"):])
+})
+
+// snapshotKey names the property of the page's global object that holds
+// the script once a snapshot installed it (non-enumerable, read-only):
+// later snapshots of the document call it instead of compiling the script
+// again. The name carries the script's hash, so another build installs
+// its own.
+var snapshotKey = sync.OnceValue(func() string {
+	h := sha256.Sum256([]byte(snapshotFn()))
+	return "__openclawSnapshot_" + hex.EncodeToString(h[:6])
+})
+
+// snapOpts are what the snapshot script takes.
+type snapOpts struct {
+	Prefix      string `json:"prefix,omitempty"`     // ref prefix of the document ("f3" for the frame iframe e3 shows)
+	FrameDepth  int    `json:"frameDepth,omitempty"` // frame nesting of the document
+	Child       bool   `json:"child,omitempty"`      // a frame's document, spliced into its parent's text
+	Selector    string `json:"selector,omitempty"`
+	Frame       string `json:"frame,omitempty"`
+	Interactive bool   `json:"interactive,omitempty"`
+	Compact     bool   `json:"compact,omitempty"`
+	Depth       *int   `json:"depth"`
+	URLs        bool   `json:"urls,omitempty"`
+	MaxChars    int    `json:"maxChars,omitempty"` // cut in the page when nothing is left to fill in
+	ClosedDone  bool   `json:"closedDone,omitempty"`
 }
 
-// domIndex maps backend node ids to their nodes, from one DOM.getDocument
-// call that pierces open shadow roots and in-process frame documents.
-func domIndex(pg *rod.Page) (map[proto.DOMBackendNodeID]*domInfo, error) {
-	layout := make(chan *proto.DOMSnapshotCaptureSnapshotResult, 1)
-	go func() { layout <- captureLayout(pg) }() // in flight while the DOM is read
-	depth := -1
-	doc, err := proto.DOMGetDocument{Depth: &depth, Pierce: true}.Call(pg)
-	if err != nil {
-		<-layout
-		return nil, err
-	}
-	idx := map[proto.DOMBackendNodeID]*domInfo{}
-	var walk func(n *proto.DOMNode, parent proto.DOMBackendNodeID, base string)
-	walk = func(n *proto.DOMNode, parent proto.DOMBackendNodeID, base string) {
-		if n.NodeType == 9 && n.BaseURL != "" { // a document: its own base
-			base = n.BaseURL
-		}
-		di := &domInfo{parent: parent, base: base, frame: n.FrameID, inProc: n.ContentDocument != nil,
-			typ: n.NodeType, tag: strings.ToLower(n.LocalName), text: n.NodeValue}
-		if n.NodeType == 1 {
-			di.attrs = make(map[string]string, len(n.Attributes)/2)
-			for i := 0; i+1 < len(n.Attributes); i += 2 {
-				di.attrs[n.Attributes[i]] = n.Attributes[i+1]
-			}
-		}
-		di.onlyText = len(n.Children) == 1 && n.Children[0].NodeType == 3
-		if di.tag == "slot" && len(n.DistributedNodes) > 0 {
-			for _, d := range n.DistributedNodes {
-				di.kids = append(di.kids, d.BackendNodeID)
-			}
-		} else {
-			authorShadow := false // a user-agent shadow root (a <select>'s) slots nothing the snapshot walks
-			for _, sr := range n.ShadowRoots {
-				authorShadow = authorShadow || sr.ShadowRootType != proto.DOMShadowRootTypeUserAgent
-			}
-			for _, c := range n.Children {
-				if c.AssignedSlot == nil || !authorShadow {
-					di.kids = append(di.kids, c.BackendNodeID)
-				}
-			}
-			for _, sr := range n.ShadowRoots {
-				if sr.ShadowRootType != proto.DOMShadowRootTypeUserAgent {
-					for _, c := range sr.Children {
-						di.kids = append(di.kids, c.BackendNodeID)
-					}
-				}
-			}
-		}
-		if n.ContentDocument != nil {
-			di.content = n.ContentDocument.BackendNodeID
-		}
-		for _, p := range n.PseudoElements {
-			switch p.PseudoType {
-			case proto.DOMPseudoTypeBefore:
-				di.before = p.BackendNodeID
-			case proto.DOMPseudoTypeAfter:
-				di.after = p.BackendNodeID
-			}
-		}
-		if n.NodeType == 9 {
-			for _, h := range n.Children {
-				if h.NodeType == 1 {
-					for _, c := range h.Children {
-						if c.NodeType == 1 && (strings.EqualFold(c.LocalName, "body") || strings.EqualFold(c.LocalName, "frameset")) {
-							di.body = c.BackendNodeID
-						}
-					}
-					if di.body == 0 { // no <body> (an SVG or XML document): its root element
-						di.body = h.BackendNodeID
-					}
-				}
-			}
-		}
-		idx[n.BackendNodeID] = di
-		for _, c := range n.ShadowRoots {
-			walk(c, n.BackendNodeID, base)
-		}
-		for _, c := range n.Children {
-			walk(c, n.BackendNodeID, base)
-		}
-		if n.ContentDocument != nil {
-			walk(n.ContentDocument, n.BackendNodeID, base)
-		}
-	}
-	walk(doc.Root, 0, doc.Root.BaseURL)
-	idx[0] = &domInfo{typ: -1, body: idx[doc.Root.BackendNodeID].body} // the session's main document
-	addLayout(<-layout, idx)
-	return idx, nil
+// snapFrame is a frame the page's script could not read (another origin):
+// its placeholder line, at its tree level, is filled by the frame's own
+// evaluation.
+type snapFrame struct {
+	Ref   string `json:"ref"`
+	Level int    `json:"level"`
 }
 
-func axStr(v *proto.AccessibilityAXValue) string {
-	if v == nil || v.Value.Nil() {
-		return ""
-	}
-	if s, ok := v.Value.Val().(string); ok {
-		return s
-	}
-	return fmt.Sprint(v.Value.Val())
+// snapResult is the script's answer.
+type snapResult struct {
+	Missing    bool         `json:"missing"` // the document has no installed script yet
+	URL        string       `json:"url"`     // the document's
+	Text       string       `json:"text"`
+	Frames     []snapFrame  `json:"frames"`
+	Links      [][2]*string `json:"links"` // [text, href], or [null, ref] where a frame's links go
+	Cut        bool         `json:"cut"`   // the depth cut dropped lines
+	Truncated  bool         `json:"truncated"`
+	ClosedHint bool         `json:"closedHint"` // an element looks like it hosts a closed shadow root
+	Error      string       `json:"error"`
+	Tag        string       `json:"tag"`
 }
 
-// capture is a raw snapshot: the tree and the ref bindings it made.
-type capture struct {
-	nodes  []*node
-	aria   []string // the raw tree as text lines (format aria)
-	newRef int      // refs assigned by this snapshot
-	main   *frameDoc
-}
-
-// frameDoc is one document of the snapshot: the main frame, an in-process
-// child frame (same session), or an out-of-process frame (its own target).
-type frameDoc struct {
-	pg     *rod.Page
-	idx    map[proto.DOMBackendNodeID]*domInfo // the session's DOM
-	frame  proto.PageFrameID                   // "" = the session's main frame
-	prefix string                              // ref prefix: "", "f13", "f13f4"
-	depth  int                                 // frame nesting
-	root   proto.DOMBackendNodeID              // its document node in idx (0: the session's main document)
-	ax     chan axTree                         // its accessibility tree when already requested
-}
-
-// axTree is an accessibility tree read ahead.
-type axTree struct {
-	res *proto.AccessibilityGetFullAXTreeResult
-	err error
-}
-
-// body is the document's <body>, where its tree starts.
-func (d *frameDoc) body() proto.DOMBackendNodeID {
-	if di := d.idx[d.root]; di != nil {
-		return di.body
-	}
-	return 0
-}
+// placeholder starts the line a frame's text replaces.
+const placeholder = "\x00"
 
 // maxFrameDepth bounds iframe nesting followed by one snapshot.
 const maxFrameDepth = 5
 
-// takeSnapshot reads the accessibility tree and the DOM of the page and of
-// its frames, binds a ref to every printed element that lacks one, and
-// returns the tree.
-func takeSnapshot(ctx context.Context, pg *rod.Page, wantAria bool, ariaLimit int) (*capture, error) {
-	pg = pg.Context(ctx)
-	c := &capture{}
-	if wantAria {
-		ax, err := proto.AccessibilityGetFullAXTree{}.Call(pg)
-		if err != nil {
-			return nil, tools.Errorf(tools.CodeFailed, "snapshot: accessibility tree: %v", err)
-		}
-		if len(ax.Nodes) > 0 {
-			c.aria = ariaLines(ax.Nodes[0], axByID(ax.Nodes), ariaLimit)
-		}
-		return c, nil
+// maxTreeDepth is the hard cap on printed depth; deeper lines are cut and
+// the snapshot says so.
+const maxTreeDepth = 100
+
+// deepMarker ends a snapshot cut at maxTreeDepth.
+const deepMarker = "[...TRUNCATED - accessibility tree too deep]"
+
+// snapTarget is where a document's script runs: a page session's main
+// world, or an isolated world of one of its frames (a cross-origin frame
+// in the same process).
+type snapTarget struct {
+	pg    *rod.Page
+	ctxID proto.RuntimeExecutionContextID
+	frame proto.PageFrameID // the isolated world's frame ("" = the session's main frame)
+}
+
+// runSnapshot evaluates the script in t. When the script suspects a closed
+// shadow root (which a script cannot see), the DevTools protocol finds
+// them and the script runs again with them.
+func runSnapshot(ctx context.Context, t snapTarget, o snapOpts) (*snapResult, error) {
+	res, err := evalSnapshot(ctx, t, o, nil)
+	if err != nil || !res.ClosedHint {
+		return res, err
 	}
-	// The main frame's accessibility tree is read while the DOM is.
-	axc := make(chan axTree, 1)
-	go func() {
-		ax, err := proto.AccessibilityGetFullAXTree{}.Call(pg)
-		axc <- axTree{ax, err}
-	}()
-	idx, err := domIndex(pg)
-	if err != nil {
-		<-axc
-		return nil, tools.Errorf(tools.CodeFailed, "snapshot: DOM: %v", err)
+	pairs, err := closedRoots(ctx, t)
+	if err != nil || len(pairs) == 0 {
+		return res, nil // nothing closed after all: the first answer stands
 	}
-	c.main = &frameDoc{pg: pg, idx: idx, ax: axc}
-	nodes, err := c.snapFrame(ctx, c.main)
+	defer func() { _ = proto.RuntimeReleaseObjectGroup{ObjectGroup: snapGroup}.Call(t.pg) }()
+	o.ClosedDone = true
+	return evalSnapshot(ctx, t, o, pairs)
+}
+
+// snapGroup holds the remote objects of closed shadow roots and hosts.
+const snapGroup = "openclaw-snapshot"
+
+func evalSnapshot(ctx context.Context, t snapTarget, o snapOpts, pairs []proto.RuntimeRemoteObjectID) (*snapResult, error) {
+	optsJSON, err := json.Marshal(o)
 	if err != nil {
 		return nil, err
 	}
-	c.nodes = nodes
-	return c, nil
-}
-
-func axByID(nodes []*proto.AccessibilityAXNode) map[proto.AccessibilityAXNodeID]*proto.AccessibilityAXNode {
-	byID := make(map[proto.AccessibilityAXNodeID]*proto.AccessibilityAXNode, len(nodes))
-	for _, n := range nodes {
-		byID[n.NodeID] = n
-	}
-	return byID
-}
-
-// snapFrame builds one document's tree, binds its refs, then splices each
-// iframe's document under the iframe's node.
-func (c *capture) snapFrame(ctx context.Context, doc *frameDoc) ([]*node, error) {
-	var ax *proto.AccessibilityGetFullAXTreeResult
-	var err error
-	if doc.ax != nil {
-		got := <-doc.ax
-		ax, err = got.res, got.err
-	} else {
-		ax, err = proto.AccessibilityGetFullAXTree{FrameID: doc.frame}.Call(doc.pg)
-	}
-	if err != nil {
-		return nil, tools.Errorf(tools.CodeFailed, "snapshot: accessibility tree: %v", err)
-	}
-	if len(ax.Nodes) == 0 {
-		return nil, nil
-	}
-	var iframes []*node
-	nodes := buildDocTree(doc, ax.Nodes, doc.body(), &iframes)
-	n, err := bindRefs(ctx, doc, nodes)
-	if err != nil {
-		return nil, tools.Errorf(tools.CodeFailed, "snapshot: binding refs: %v", err)
-	}
-	c.newRef += n
-	for _, fr := range iframes {
-		if fr.Ref == "" || doc.depth >= maxFrameDepth {
-			continue
+	var ro *proto.RuntimeRemoteObject
+	var exc *proto.RuntimeExceptionDetails
+	pg := t.pg.Context(ctx)
+	if len(pairs) == 0 {
+		key := quote(snapshotKey())
+		// The installed script when there is one, else install it (or, when
+		// the page holds the name, run it as it is).
+		for _, expr := range []string{
+			`(function(k,o){const f=globalThis[k];return typeof f==="function"?f(o):{missing:true}})(` + key + `,` + string(optsJSON) + `)`,
+			`(function(k,f,o){try{Object.defineProperty(globalThis,k,{value:f})}catch(e){}return f(o)})(` + key + `,` + snapshotFn() + `,` + string(optsJSON) + `)`,
+		} {
+			r, err := proto.RuntimeEvaluate{Expression: expr, ReturnByValue: true, ContextID: t.ctxID}.Call(pg)
+			if err != nil {
+				return nil, err
+			}
+			ro, exc = r.Result, r.ExceptionDetails
+			if exc != nil || !gjson.Get(ro.Value.JSON("", ""), "missing").Bool() {
+				break
+			}
 		}
-		kids, err := c.childFrame(ctx, doc, fr)
+	} else {
+		args := []*proto.RuntimeCallArgument{{}}
+		if err := json.Unmarshal(optsJSON, &args[0].Value); err != nil {
+			return nil, err
+		}
+		for _, p := range pairs {
+			args = append(args, &proto.RuntimeCallArgument{ObjectID: p})
+		}
+		r, err := proto.RuntimeCallFunctionOn{ObjectID: pairs[0], FunctionDeclaration: snapshotFn(), Arguments: args,
+			ReturnByValue: true}.Call(pg)
 		if err != nil {
-			fr.Children = []*node{{Role: "text", Name: "(frame not readable: " + err.Error() + ")"}}
-			continue
+			return nil, err
 		}
-		fr.Children = kids
+		ro, exc = r.Result, r.ExceptionDetails
 	}
-	return nodes, nil
+	if exc != nil {
+		msg := exc.Text
+		if exc.Exception != nil && exc.Exception.Description != "" {
+			msg = exc.Exception.Description
+		}
+		return nil, fmt.Errorf("page: %s", msg)
+	}
+	var res snapResult
+	if err := json.Unmarshal([]byte(ro.Value.JSON("", "")), &res); err != nil {
+		return nil, fmt.Errorf("unexpected answer: %w", err)
+	}
+	return &res, nil
 }
 
-// childFrame snapshots the document an iframe node shows: in the same
-// session when Chromium keeps it in-process, else through its own target
-// (site isolation puts cross-site frames in another renderer).
-func (c *capture) childFrame(ctx context.Context, doc *frameDoc, fr *node) ([]*node, error) {
-	di := doc.idx[fr.back]
-	if di == nil || di.frame == "" {
-		return nil, nil
+// closedRoots finds the closed shadow roots of t's document (and those
+// nested in them) and returns host, root, host, root, ... as objects of
+// t's world.
+func closedRoots(ctx context.Context, t snapTarget) ([]proto.RuntimeRemoteObjectID, error) {
+	pg := t.pg.Context(ctx)
+	depth := -1
+	doc, err := proto.DOMGetDocument{Depth: &depth, Pierce: true}.Call(pg)
+	if err != nil {
+		return nil, err
 	}
-	child := &frameDoc{prefix: fr.Ref[:strings.LastIndexByte(fr.Ref, 'e')] + "f" + fr.Ref[strings.LastIndexByte(fr.Ref, 'e')+1:], depth: doc.depth + 1}
-	if di.inProc {
-		child.pg, child.idx, child.frame, child.root = doc.pg, doc.idx, di.frame, di.content
+	var ids []proto.DOMBackendNodeID
+	var walk func(n *proto.DOMNode, in bool)
+	walk = func(n *proto.DOMNode, in bool) {
+		for _, sr := range n.ShadowRoots {
+			if in && sr.ShadowRootType == proto.DOMShadowRootTypeClosed {
+				ids = append(ids, n.BackendNodeID, sr.BackendNodeID)
+			}
+			walk(sr, in)
+		}
+		for _, c := range n.Children {
+			walk(c, in)
+		}
+		// Another document: only the isolated world's frame is entered.
+		if n.ContentDocument != nil && !in && t.frame != "" && n.FrameID == t.frame {
+			walk(n.ContentDocument, true)
+		}
+	}
+	walk(doc.Root, t.frame == "")
+	out := make([]proto.RuntimeRemoteObjectID, len(ids))
+	errs := make([]error, len(ids))
+	var wg sync.WaitGroup
+	for i, id := range ids {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r, err := proto.DOMResolveNode{BackendNodeID: id, ObjectGroup: snapGroup, ExecutionContextID: t.ctxID}.Call(pg)
+			if err != nil || r.Object == nil {
+				errs[i] = fmt.Errorf("resolve node: %v", err)
+				return
+			}
+			out[i] = r.Object.ObjectID
+		}()
+	}
+	wg.Wait()
+	for _, e := range errs {
+		if e != nil {
+			return nil, e
+		}
+	}
+	return out, nil
+}
+
+// capture is a rendered snapshot before the caller's diff and cut.
+type capture struct {
+	url       string
+	text      string
+	truncated bool // cut at maxChars in the page already
+}
+
+// takeSnapshot runs the snapshot script in the page's main frame, then in
+// each frame it could not read (another origin: in-process ones through an
+// isolated world, out-of-process ones through their own target), splicing
+// each frame's text in at its placeholder.
+func takeSnapshot(ctx context.Context, pg *rod.Page, o snapOpts) (*capture, error) {
+	pg = pg.Context(ctx)
+	res, err := runSnapshot(ctx, snapTarget{pg: pg}, o)
+	if err != nil {
+		return nil, tools.Errorf(tools.CodeFailed, "snapshot: %v", err)
+	}
+	what := "selector"
+	if o.Frame != "" {
+		what = "frame"
+	}
+	switch res.Error {
+	case "":
+	case "invalid":
+		return nil, tools.Errorf(tools.CodeInvalidParams, "%s %q is not a valid CSS selector", what, firstNonEmpty(o.Selector, o.Frame))
+	case "nomatch":
+		return nil, tools.Errorf(tools.CodeNotFound, "%s %q matches no element", what, firstNonEmpty(o.Selector, o.Frame))
+	case "notframe":
+		return nil, tools.Errorf(tools.CodeInvalidParams, "frame %q matches a <%s>, not an iframe", o.Frame, res.Tag)
+	default:
+		return nil, tools.Errorf(tools.CodeFailed, "snapshot: %s", res.Error)
+	}
+	if len(res.Frames) == 0 {
+		return &capture{url: res.URL, text: res.Text, truncated: res.Truncated}, nil
+	}
+	max := maxTreeDepth
+	if o.Depth != nil {
+		max = min(*o.Depth, maxTreeDepth)
+	}
+	text, links, cut := fillFrames(ctx, pg, o, res, max)
+	if text == "" {
+		text = "(empty)"
+		if o.Interactive {
+			text = "(no interactive elements)"
+		}
+	}
+	if cut && (o.Depth == nil || *o.Depth > maxTreeDepth) {
+		text += "\n" + deepMarker
+	}
+	if o.URLs && len(links) > 0 {
+		var b strings.Builder
+		b.WriteString("\n\nLinks:")
+		for i, l := range links {
+			b.WriteString("\n" + strconv.Itoa(i+1) + ". " + l[0] + " -> " + l[1])
+		}
+		text += b.String()
+	}
+	return &capture{url: res.URL, text: text}, nil
+}
+
+// fillFrames replaces the placeholders of res with the frames' texts (and
+// their links), recursively; it returns the text, the links, and whether
+// a depth cut dropped lines anywhere.
+func fillFrames(ctx context.Context, pg *rod.Page, o snapOpts, res *snapResult, max int) (string, [][2]string, bool) {
+	type filled struct {
+		text  string
+		links [][2]string
+		cut   bool
+	}
+	kids := make([]filled, len(res.Frames))
+	var wg sync.WaitGroup
+	for i, f := range res.Frames {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			co := snapOpts{Prefix: framePrefix(f.Ref), FrameDepth: strings.Count(f.Ref, "f") + 1, Child: true,
+				Interactive: o.Interactive, Compact: o.Compact, URLs: o.URLs}
+			d := max - f.Level
+			co.Depth = &d
+			var cres *snapResult
+			var err error
+			if co.FrameDepth <= maxFrameDepth {
+				cres, err = frameSnapshot(ctx, pg, f.Ref, co)
+			} else {
+				cres = &snapResult{}
+			}
+			if err != nil {
+				kids[i] = filled{text: "- text: " + yamlValue("(frame not readable: "+err.Error()+")")}
+				return
+			}
+			t, l, c := fillFrames(ctx, pg, co, cres, max-f.Level)
+			kids[i] = filled{t, l, c || cres.Cut}
+		}()
+	}
+	wg.Wait()
+	byRef := map[string]*filled{}
+	for i, f := range res.Frames {
+		byRef[f.Ref] = &kids[i]
+	}
+	cut := res.Cut
+	var out []string
+	for _, l := range strings.Split(res.Text, "\n") {
+		if !strings.HasPrefix(l, placeholder) {
+			out = append(out, l)
+			continue
+		}
+		ref, lv, _ := strings.Cut(l[1:], placeholder)
+		k := byRef[ref]
+		if k == nil {
+			continue
+		}
+		cut = cut || k.cut
+		level, _ := strconv.Atoi(lv)
+		pad := ""
+		if !o.Interactive {
+			pad = strings.Repeat("  ", level)
+		}
+		if k.text == "" {
+			if !o.Interactive && len(out) > 0 { // the iframe's line has no children after all
+				out[len(out)-1] = strings.TrimSuffix(out[len(out)-1], ":")
+			}
+			continue
+		}
+		for _, cl := range strings.Split(k.text, "\n") {
+			out = append(out, pad+cl)
+		}
+	}
+	var links [][2]string
+	for _, l := range res.Links {
+		if l[0] == nil {
+			if l[1] != nil {
+				if k := byRef[*l[1]]; k != nil {
+					links = append(links, k.links...)
+				}
+			}
+			continue
+		}
+		href := ""
+		if l[1] != nil {
+			href = *l[1]
+		}
+		links = append(links, [2]string{*l[0], href})
+	}
+	return strings.Join(out, "\n"), links, cut
+}
+
+// framePrefix is the ref prefix of the document an iframe shows: f3 for
+// iframe e3, f3f5 for iframe f3e5.
+func framePrefix(ref string) string {
+	i := strings.LastIndexByte(ref, 'e')
+	return ref[:i] + "f" + ref[i+1:]
+}
+
+// frameSnapshot runs the script in the document the iframe ref shows.
+func frameSnapshot(ctx context.Context, pg *rod.Page, ref string, o snapOpts) (*snapResult, error) {
+	el, err := resolveRef(pg, ref)
+	if err != nil {
+		return nil, err
+	}
+	node, err := el.Describe(1, false)
+	if err != nil {
+		return nil, err
+	}
+	if node.FrameID == "" {
+		return &snapResult{}, nil
+	}
+	t := snapTarget{pg: el.Page().Context(ctx)}
+	if node.ContentDocument != nil { // in this process: an isolated world of the frame
+		w, err := proto.PageCreateIsolatedWorld{FrameID: node.FrameID, WorldName: "openclaw-snapshot"}.Call(t.pg)
+		if err != nil {
+			return nil, fmt.Errorf("frame world: %w", err)
+		}
+		t.ctxID, t.frame = w.ExecutionContextID, node.FrameID
 	} else {
-		pg, err := attachFrame(ctx, doc.pg, di.frame)
+		fp, err := attachFrame(ctx, el.Page(), node.FrameID)
 		if err != nil {
 			return nil, fmt.Errorf("attach: %w", err)
 		}
-		child.pg = pg.Context(ctx)
-		if child.idx, err = domIndex(child.pg); err != nil {
-			return nil, fmt.Errorf("DOM: %w", err)
-		}
+		t.pg = fp
 	}
-	return c.snapFrame(ctx, child)
+	return runSnapshot(ctx, t, o)
 }
 
-// ariaLines renders the raw accessibility tree (format aria): every node,
-// depth-first, with axN refs, stopping at limit nodes.
-func ariaLines(root *proto.AccessibilityAXNode, byID map[proto.AccessibilityAXNodeID]*proto.AccessibilityAXNode, limit int) []string {
+// ariaSnapshot renders the raw accessibility tree (format aria): every
+// node, depth-first, with axN refs, stopping at limit nodes.
+func ariaSnapshot(ctx context.Context, pg *rod.Page, limit int) (string, error) {
+	ax, err := proto.AccessibilityGetFullAXTree{}.Call(pg.Context(ctx))
+	if err != nil {
+		return "", tools.Errorf(tools.CodeFailed, "snapshot: accessibility tree: %v", err)
+	}
+	if len(ax.Nodes) == 0 {
+		return "", nil
+	}
+	byID := make(map[proto.AccessibilityAXNodeID]*proto.AccessibilityAXNode, len(ax.Nodes))
+	for _, n := range ax.Nodes {
+		byID[n.NodeID] = n
+	}
 	var out []string
 	var walk func(n *proto.AccessibilityAXNode, depth int)
 	walk = func(n *proto.AccessibilityAXNode, depth int) {
@@ -312,6 +450,16 @@ func ariaLines(root *proto.AccessibilityAXNode, byID map[proto.AccessibilityAXNo
 			}
 		}
 	}
-	walk(root, 0)
-	return out
+	walk(ax.Nodes[0], 0)
+	return strings.Join(out, "\n"), nil
+}
+
+func axStr(v *proto.AccessibilityAXValue) string {
+	if v == nil || v.Value.Nil() {
+		return ""
+	}
+	if s, ok := v.Value.Val().(string); ok {
+		return s
+	}
+	return fmt.Sprint(v.Value.Val())
 }
