@@ -16,7 +16,7 @@ import (
 // schemaVersion changes when the tables or the chunking change; an index of
 // another version is rebuilt from the files (it is derived data). The
 // embedding cache is kept across rebuilds: it is keyed by chunk content.
-const schemaVersion = "4"
+const schemaVersion = "5" // 5: meta 'lengths' (chunk lengths for the ranking)
 
 const schemaSQL = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -113,7 +113,7 @@ func (ix *Index) prepare(ctx context.Context) error {
 		`INSERT OR REPLACE INTO meta(key,value) VALUES ('version',?),('root',?)`, schemaVersion, ix.root); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM meta WHERE key='scan'`); err != nil {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM meta WHERE key IN ('scan','lengths')`); err != nil {
 		return err
 	}
 	return tx.Commit()
@@ -208,6 +208,11 @@ func (ix *Index) syncScan(ctx context.Context, scan func() ([]scanned, error)) (
 			return st, "", err
 		}
 		st.Removed++
+	}
+	if st.Indexed+st.Removed > 0 {
+		if err := writeLengths(ctx, tx); err != nil {
+			return st, "", err
+		}
 	}
 	// A note that vanished between the scan and its read is not in the
 	// index but is in sig: store no signature, so the next sync looks again.
@@ -411,7 +416,7 @@ func (ix *Index) reset(ctx context.Context) error {
 	defer tx.Rollback()
 	for _, s := range []string{`DELETE FROM chunks_cjk`, `DELETE FROM chunks`,
 		`INSERT INTO chunks_fts(chunks_fts) VALUES('delete-all')`, `DELETE FROM files`,
-		`DELETE FROM meta WHERE key='scan'`} {
+		`DELETE FROM meta WHERE key IN ('scan','lengths')`} {
 		if _, err := tx.ExecContext(ctx, s); err != nil {
 			return err
 		}

@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"context"
 	"database/sql"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -468,6 +469,17 @@ func (rc *rankConn) lengths(ctx context.Context, lists []postingList, matched in
 	if rc.cache != nil && rc.cache.lengths != nil {
 		return rc.cache.lengths, nil
 	}
+	var blob []byte
+	err := rc.conn.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='lengths'`).Scan(&blob)
+	if err != nil && err != sql.ErrNoRows {
+		return nil, fmt.Errorf("memory search: %w", err)
+	}
+	if d, ok := decodeLengths(blob, st.rows); ok {
+		if rc.cache != nil {
+			rc.cache.lengths = d
+		}
+		return d, nil
+	}
 	if rc.cache == nil && int64(matched)*8 < st.rows {
 		var ids []int64
 		for _, l := range lists {
@@ -484,32 +496,107 @@ func (rc *rankConn) lengths(ctx context.Context, lists []postingList, matched in
 }
 
 func (rc *rankConn) readLengths(ctx context.Context, q string, args ...any) (*docLengths, error) {
-	rows, err := rc.conn.QueryContext(ctx, q, args...)
+	ids, ns, err := queryLengths(ctx, rc.conn, q, args...)
 	if err != nil {
-		return nil, fmt.Errorf("memory search: %w", err)
+		return nil, err
+	}
+	return newLengths(ids, ns), nil
+}
+
+// queryLengths reads (id, sz) rows of chunks_fts_docsize.
+func queryLengths(ctx context.Context, q querier, query string, args ...any) (ids []int64, ns []int32, err error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("memory search: %w", err)
 	}
 	defer rows.Close()
-	var ids []int64
-	var ns []int32
-	maxID := int64(0)
 	for rows.Next() {
 		var id int64
 		var sz sql.RawBytes
 		if err := rows.Scan(&id, &sz); err != nil {
-			return nil, fmt.Errorf("memory search: %w", err)
+			return nil, nil, fmt.Errorf("memory search: %w", err)
 		}
 		// One column: one varint, the column's token count (read by FTS5
 		// as an int).
 		v, n := ftsVarint(sz)
 		if n == 0 {
-			return nil, fmt.Errorf("memory search: unreadable docsize of chunk %d", id)
+			return nil, nil, fmt.Errorf("memory search: unreadable docsize of chunk %d", id)
 		}
 		ids = append(ids, id)
 		ns = append(ns, int32(v))
-		maxID = max(maxID, id)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("memory search: %w", err)
+		return nil, nil, fmt.Errorf("memory search: %w", err)
+	}
+	return ids, ns, nil
+}
+
+// writeLengths stores every chunk's length in meta 'lengths' (in the
+// sync's transaction, after its changes), so a search reads one value
+// instead of a docsize row per chunk: uvarint count, then per chunk by
+// ascending rowid the uvarint rowid delta and length.
+func writeLengths(ctx context.Context, tx *sql.Tx) error {
+	ids, ns, err := queryLengths(ctx, tx, `SELECT id, sz FROM chunks_fts_docsize ORDER BY id`)
+	if err != nil {
+		return err
+	}
+	b := binary.AppendUvarint(make([]byte, 0, 4*len(ids)+8), uint64(len(ids)))
+	prev := int64(0)
+	for i, id := range ids {
+		if id < prev || ns[i] < 0 {
+			return fmt.Errorf("memory index: docsize row %d out of order", id)
+		}
+		b = binary.AppendUvarint(b, uint64(id-prev))
+		b = binary.AppendUvarint(b, uint64(ns[i]))
+		prev = id
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO meta(key,value) VALUES ('lengths',?)`, b); err != nil {
+		return fmt.Errorf("memory index: %w", err)
+	}
+	return nil
+}
+
+// decodeLengths reads meta 'lengths'; ok is false when absent or not for
+// the rows FTS5 counts (then the docsize table is read).
+func decodeLengths(b []byte, rows int64) (*docLengths, bool) {
+	if len(b) == 0 {
+		return nil, false
+	}
+	count, n := binary.Uvarint(b)
+	if n <= 0 || int64(count) != rows || count > uint64(len(b)) {
+		return nil, false
+	}
+	b = b[n:]
+	ids := make([]int64, 0, count)
+	ns := make([]int32, 0, count)
+	id := int64(0)
+	for range count {
+		d, n := binary.Uvarint(b)
+		if n <= 0 {
+			return nil, false
+		}
+		b = b[n:]
+		v, m := binary.Uvarint(b)
+		if m <= 0 || v > 1<<31-1 {
+			return nil, false
+		}
+		b = b[m:]
+		id += int64(d)
+		ids = append(ids, id)
+		ns = append(ns, int32(v))
+	}
+	if len(b) != 0 {
+		return nil, false
+	}
+	return newLengths(ids, ns), true
+}
+
+// newLengths indexes the lengths by rowid: a slice when the rowids are
+// dense enough, else a map.
+func newLengths(ids []int64, ns []int32) *docLengths {
+	maxID := int64(0)
+	for _, id := range ids {
+		maxID = max(maxID, id)
 	}
 	d := &docLengths{}
 	if maxID < 4*int64(len(ids))+1024 {
@@ -522,13 +609,13 @@ func (rc *rankConn) readLengths(ctx context.Context, q string, args ...any) (*do
 				d.dense[id] = ns[i]
 			}
 		}
-		return d, nil
+		return d
 	}
 	d.sparse = make(map[int64]int32, len(ids))
 	for i, id := range ids {
 		d.sparse[id] = ns[i]
 	}
-	return d, nil
+	return d
 }
 
 // ftsVarint reads SQLite's varint (FTS5's sqlite3Fts5GetVarint): big-endian

@@ -219,3 +219,49 @@ func TestSearchSameEitherRanking(t *testing.T) {
 		}
 	}
 }
+
+// meta 'lengths' is kept equal to FTS5's docsize table by every sync that
+// changes chunks (edits, deletions, rebuilds), and dropped by a reset.
+func TestLengthsFollowDocsize(t *testing.T) {
+	ctx := context.Background()
+	ix := rankCorpus(t, 5, 200)
+	check := func(what string) {
+		t.Helper()
+		ids, ns, err := queryLengths(ctx, ix.db, `SELECT id, sz FROM chunks_fts_docsize`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var blob []byte
+		if err := ix.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='lengths'`).Scan(&blob); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		d, ok := decodeLengths(blob, int64(len(ids)))
+		if !ok {
+			t.Fatalf("%s: lengths for %d chunks unreadable", what, len(ids))
+		}
+		for i, id := range ids {
+			if n, ok := d.get(id); !ok || n != ns[i] {
+				t.Fatalf("%s: chunk %d: %d %v, docsize says %d", what, id, n, ok, ns[i])
+			}
+		}
+	}
+	check("built")
+	os.WriteFile(filepath.Join(ix.root, "memory", "n0001.md"), []byte("one two three four five six\n"), 0o644)
+	os.Remove(filepath.Join(ix.root, "memory", "n0002.md"))
+	if _, err := ix.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	check("edited")
+	if err := ix.reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	ix.db.QueryRowContext(ctx, `SELECT count(*) FROM meta WHERE key='lengths'`).Scan(&n)
+	if n != 0 {
+		t.Fatal("reset kept the lengths")
+	}
+	if _, err := ix.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	check("rebuilt")
+}
