@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -266,5 +267,46 @@ func TestServiceBoundsOpenIndexes(t *testing.T) {
 	slices.Sort(paths)
 	if n != 2 || !slices.Equal(paths, []string{"a2.sqlite", "a3.sqlite"}) {
 		t.Fatalf("open indexes: %v", paths)
+	}
+}
+
+// Searches running at once in the gateway while notes are written all
+// succeed, and once the writing stops the next search finds every note.
+func TestServiceConcurrentSearchesWhileWriting(t *testing.T) {
+	env, _, ws := gatewayEnv(t)
+	put(t, ws, "memory/seed.md", "seed shared\n")
+	found(t, env, "shared")
+	done := make(chan struct{})
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() {
+			for {
+				select {
+				case <-done:
+					errs <- nil
+					return
+				default:
+				}
+				b, _ := json.Marshal(map[string]any{"query": "shared unique3"})
+				if _, err := tools.Invoke(context.Background(), env, tools.Call{ID: "memory_search", Args: b}); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	for i := range 40 {
+		put(t, ws, fmt.Sprintf("memory/d%d/n%02d.md", i%4, i), fmt.Sprintf("shared unique%d\n", i))
+	}
+	close(done)
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 40 {
+		if got := found(t, env, fmt.Sprintf("unique%d", i)); len(got) != 1 || got[0] != fmt.Sprintf("memory/d%d/n%02d.md", i%4, i) {
+			t.Fatalf("unique%d: %v", i, got)
+		}
 	}
 }
