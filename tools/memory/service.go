@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -77,6 +78,15 @@ type liveIndex struct {
 
 	refs     int       // searches using it (under service.mu)
 	lastUsed time.Time // under service.mu
+	file     os.FileInfo
+	gone     bool // replaced on disk: closed when the last search releases it
+}
+
+// sameFile: the database at path is still the file this index opened (a
+// deleted or replaced index file is opened afresh, as a CLI process would).
+func (o *liveIndex) sameFile(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && o.file != nil && os.SameFile(fi, o.file)
 }
 
 func (o *liveIndex) close() {
@@ -93,6 +103,14 @@ func (s *service) acquire(ctx context.Context, path, root string) (*liveIndex, f
 	key := path + "\x00" + root
 	s.mu.Lock()
 	o := s.open[key]
+	if o != nil && !o.sameFile(path) {
+		delete(s.open, key)
+		o.gone = true
+		if o.refs == 0 {
+			o.close()
+		}
+		o = nil
+	}
 	if o != nil {
 		o.refs++
 		o.lastUsed = time.Now()
@@ -110,7 +128,13 @@ func (s *service) acquire(ctx context.Context, path, root string) (*liveIndex, f
 		return nil, nil, fmt.Errorf("memory index %s: %w", path, err)
 	}
 	ix.ranker = &rankConn{conn: conn, cache: &rankCache{version: -1}}
-	o = &liveIndex{ix: ix, w: newWatcher(root), pinned: conn, refs: 1, lastUsed: time.Now()}
+	fi, err := os.Stat(path)
+	if err != nil {
+		conn.Close()
+		ix.Close()
+		return nil, nil, fmt.Errorf("memory index %s: %w", path, err)
+	}
+	o = &liveIndex{ix: ix, w: newWatcher(root), pinned: conn, refs: 1, lastUsed: time.Now(), file: fi}
 	s.mu.Lock()
 	if cur := s.open[key]; cur != nil { // opened meanwhile by another search
 		cur.refs++
@@ -131,6 +155,9 @@ func (s *service) releaser(o *liveIndex) func() {
 		once.Do(func() {
 			s.mu.Lock()
 			o.refs--
+			if o.gone && o.refs == 0 {
+				o.close()
+			}
 			s.mu.Unlock()
 		})
 	}

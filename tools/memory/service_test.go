@@ -310,3 +310,21 @@ func TestServiceConcurrentSearchesWhileWriting(t *testing.T) {
 		}
 	}
 }
+
+// The index file deleted while the gateway holds it open (rm -r
+// ~/.openclaw/memory) is opened afresh, not kept as an unlinked copy.
+func TestServiceReopensDeletedIndex(t *testing.T) {
+	env, svc, ws := gatewayEnv(t)
+	put(t, ws, "memory/a.md", "alpha\n")
+	found(t, env, "alpha")
+	path := live(t, svc).ix.path
+	if err := os.RemoveAll(filepath.Dir(path)); err != nil {
+		t.Fatal(err)
+	}
+	if got := found(t, env, "alpha"); len(got) != 1 {
+		t.Fatalf("after the index was deleted: %v", got)
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("no index file again: %v", err)
+	}
+}
