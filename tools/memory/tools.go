@@ -1,9 +1,13 @@
 // Package memory is the agent's searchable memory: MEMORY.md and
 // memory/**/*.md of the agent workspace, indexed into a per-agent SQLite
 // FTS5 file under the state dir (<state>/memory/<agent>.sqlite, as the
-// original). Every search first checks the notes for changes (one stat per
-// note, digested into one signature compared with the index's; see Sync)
-// and re-reads the changed ones, so an edited note is found at once.
+// original). Every search first checks the notes for changes and re-reads
+// the changed ones, so an edited note is found at once: a one-shot process
+// stats every note (digested into one signature compared with the index's;
+// see Sync), the gateway's memory service keeps the index open and an
+// inotify watcher on the notes, and scans only after a change (service.go).
+// Keyword ranking reads the posting lists and computes FTS5's bm25() ranks
+// itself, keeping the best few (rank.go).
 // Ranking is hybrid (cosine over embeddings merged with BM25, §9.3 of the
 // spec) when an embeddings provider is configured or has a key, and BM25
 // alone otherwise: the absence or failure of embeddings is never an error,
