@@ -206,19 +206,6 @@ func writeFlags(b *strings.Builder, flags []cli.Flag) {
 	}
 }
 
-// unmentioned is the env vars a flag's usage does not already name: the
-// connection flags say "(env OPENCLAW_GATEWAY_TOKEN)" themselves, so it is
-// not printed twice.
-func unmentioned(usage string, env []string) []string {
-	var out []string
-	for _, e := range env {
-		if !strings.Contains(usage, e) {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
 // placeholder is the `NAME` in a usage string, else VALUE.
 func placeholder(usage string) string {
 	if i := strings.IndexByte(usage, '`'); i >= 0 {

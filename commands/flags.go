@@ -23,8 +23,38 @@ var zeroDefault = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompi
 // Help lines go through flagString (set once, before any app is built).
 func init() { cli.FlagStringer = flagString }
 
+// flagString is urfave's help line without a zero "(default: …)" and with
+// urfave's " [$VAR]" suffix only for the variables the usage does not name
+// already: the connection flags say "(env OPENCLAW_GATEWAY_TOKEN)"
+// themselves, and help printed it twice.
 func flagString(f cli.Flag) string {
-	return zeroDefault().ReplaceAllString(urfaveFlagString(f), "")
+	s := urfaveFlagString(f)
+	var env []string
+	if df, ok := f.(cli.DocGenerationFlag); ok {
+		env = df.GetEnvVars()
+	}
+	suffix := ""
+	if len(env) > 0 {
+		if hint := " [$" + strings.Join(env, ", $") + "]"; strings.HasSuffix(s, hint) {
+			s = strings.TrimSuffix(s, hint)
+			if rest := unmentioned(s, env); len(rest) > 0 {
+				suffix = " [$" + strings.Join(rest, ", $") + "]"
+			}
+		}
+	}
+	return zeroDefault().ReplaceAllString(s, "") + suffix
+}
+
+// unmentioned is the env vars a flag's usage does not already name (help
+// and man pages print each once).
+func unmentioned(usage string, env []string) []string {
+	var out []string
+	for _, e := range env {
+		if !strings.Contains(usage, e) {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // durationValue is a duration flag that also takes plain numbers as

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -29,5 +30,33 @@ func TestDashFlags(t *testing.T) {
 		if got := dashFlags(in); got != want {
 			t.Errorf("dashFlags(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// Help names each flag's environment variable once: the connection flags
+// say "(env OPENCLAW_GATEWAY_TOKEN)" in their usage, and urfave's automatic
+// " [$OPENCLAW_GATEWAY_TOKEN]" suffix came on top; a flag whose usage does
+// not name its variable (--profile) keeps the suffix.
+func TestHelpNamesEachEnvVarOnce(t *testing.T) {
+	home := t.TempDir()
+	for _, args := range [][]string{{"memory", "search", "--help"}, {"serve", "--help"}, {"gateway", "call", "--help"}, {"--help"}} {
+		r := runOC(t, home, args...)
+		if r.code != 0 {
+			t.Fatalf("openclaw %v: exit %d: %s", args, r.code, r.stderr)
+		}
+		for _, line := range strings.Split(r.stdout, "\n") {
+			for _, v := range []string{"OPENCLAW_GATEWAY_URL", "OPENCLAW_GATEWAY_TOKEN", "OPENCLAW_GATEWAY_PASSWORD", "OPENCLAW_PROFILE"} {
+				if n := strings.Count(line, v); n > 1 {
+					t.Errorf("openclaw %v: %s named %d times in %q", args, v, n, line)
+				}
+			}
+		}
+	}
+	r := runOC(t, home, "memory", "search", "--help")
+	if !strings.Contains(r.stdout, "(env OPENCLAW_GATEWAY_TOKEN)") {
+		t.Errorf("memory search --help lost the token flag's env note:\n%s", r.stdout)
+	}
+	if r := runOC(t, home, "--help"); !strings.Contains(r.stdout, "[$OPENCLAW_PROFILE]") {
+		t.Errorf("--help lost --profile's env suffix:\n%s", r.stdout)
 	}
 }

@@ -80,25 +80,28 @@ func init() {
 }
 
 // agentsList reads agents.list (classic) or agents.entries (newer configs);
-// with neither the implicit "main" agent is listed. Each row carries the
-// agent's workspace and primary model, as the original's rows do.
+// with neither the implicit "main" agent is listed. Each row carries what
+// the original's rows carry where the config says it: the agent's
+// workspace, its model (primary and fallbacks) and thinkingDefault. The
+// original's thinkingLevels/thinkingOptions come from its model catalogue's
+// per-model profiles, which this gateway does not have: they are left out
+// rather than guessed.
 func agentsList(env *tools.Env) map[string]any {
 	cfg := env.Config
 	if cfg == nil {
 		cfg = config.Empty()
 	}
-	type model struct {
-		Primary string `json:"primary"`
-	}
 	type agent struct {
-		ID        string `json:"id"`
-		Name      string `json:"name,omitempty"`
-		Workspace string `json:"workspace"`
-		Model     *model `json:"model,omitempty"`
+		ID              string      `json:"id"`
+		Name            string      `json:"name,omitempty"`
+		Workspace       string      `json:"workspace"`
+		ThinkingDefault string      `json:"thinkingDefault,omitempty"`
+		Model           *agentModel `json:"model,omitempty"`
 	}
 	type entry struct {
-		Name  string          `json:"name"`
-		Model json.RawMessage `json:"model"`
+		Name            string          `json:"name"`
+		Model           json.RawMessage `json:"model"`
+		ThinkingDefault string          `json:"thinkingDefault"`
 	}
 	var list []struct {
 		ID string `json:"id"`
@@ -119,21 +122,33 @@ func agentsList(env *tools.Env) map[string]any {
 			ids = append(ids, id)
 			byID[id] = e
 		}
-		sort.Strings(ids)
+		// The original lists the default agent first, then the rest by id.
+		def := tools.DefaultAgentID(cfg)
+		sort.Slice(ids, func(i, j int) bool {
+			if (ids[i] == def) != (ids[j] == def) {
+				return ids[i] == def
+			}
+			return ids[i] < ids[j]
+		})
 	}
 	if len(ids) == 0 {
 		ids = append(ids, "main")
 	}
+	var defaults struct {
+		Model           json.RawMessage `json:"model"`
+		ThinkingDefault string          `json:"thinkingDefault"`
+	}
+	_ = cfg.Decode("agents.defaults", &defaults)
 	agents := make([]agent, 0, len(ids))
 	for _, id := range ids {
 		sub := *env
 		sub.Config, sub.Workspace = cfg, ""
 		sub.Subject.AgentID = id
-		a := agent{ID: id, Name: byID[id].Name, Workspace: sub.WorkspaceDir()}
-		if m := primaryModel(byID[id].Model); m != "" {
-			a.Model = &model{Primary: m}
-		} else if m := providers.DefaultModel(cfg); m != "" {
-			a.Model = &model{Primary: m}
+		e := byID[id]
+		a := agent{ID: id, Name: e.Name, Workspace: sub.WorkspaceDir(), Model: resolveModel(e.Model, defaults.Model),
+			ThinkingDefault: strings.TrimSpace(e.ThinkingDefault)}
+		if a.ThinkingDefault == "" {
+			a.ThinkingDefault = strings.TrimSpace(defaults.ThinkingDefault)
 		}
 		agents = append(agents, a)
 	}
@@ -141,17 +156,67 @@ func agentsList(env *tools.Env) map[string]any {
 	return map[string]any{"defaultId": tools.DefaultAgentID(cfg), "mainKey": "main", "scope": scope, "agents": agents}
 }
 
-// primaryModel reads an agent's own model: "provider/model" or {primary}.
-func primaryModel(raw json.RawMessage) string {
+// agentModel is a row's model: {primary, fallbacks?}, as the original's.
+type agentModel struct {
+	Primary   string   `json:"primary"`
+	Fallbacks []string `json:"fallbacks,omitempty"`
+}
+
+// modelSetting is a config model value: "provider/model" or {primary,
+// fallbacks}; hasFallbacks says whether the object names fallbacks at all.
+type modelSetting struct {
+	primary      string
+	fallbacks    []string
+	hasFallbacks bool
+}
+
+func parseModel(raw json.RawMessage) modelSetting {
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
-		return strings.TrimSpace(s)
+		return modelSetting{primary: strings.TrimSpace(s)}
 	}
 	var m struct {
-		Primary string `json:"primary"`
+		Primary   string    `json:"primary"`
+		Fallbacks *[]string `json:"fallbacks"`
 	}
-	if json.Unmarshal(raw, &m) == nil {
-		return strings.TrimSpace(m.Primary)
+	if json.Unmarshal(raw, &m) != nil {
+		return modelSetting{}
 	}
-	return ""
+	out := modelSetting{primary: strings.TrimSpace(m.Primary), hasFallbacks: m.Fallbacks != nil}
+	if m.Fallbacks != nil {
+		out.fallbacks = *m.Fallbacks
+	}
+	return out
+}
+
+// resolveModel is the original's rule: the agent's primary, else the
+// defaults'; an agent that names its own primary (a string, or an object
+// without fallbacks) has no fallbacks, one whose object lists fallbacks has
+// those, and otherwise the defaults' fallbacks apply (trimmed, without
+// repeats in any case).
+func resolveModel(own, defaults json.RawMessage) *agentModel {
+	o, d := parseModel(own), parseModel(defaults)
+	primary := o.primary
+	if primary == "" {
+		primary = d.primary
+	}
+	if primary == "" {
+		return nil
+	}
+	fallbacks := d.fallbacks
+	switch {
+	case o.hasFallbacks:
+		fallbacks = o.fallbacks
+	case o.primary != "":
+		fallbacks = nil
+	}
+	m := &agentModel{Primary: primary}
+	seen := map[string]bool{}
+	for _, f := range fallbacks {
+		if f = strings.TrimSpace(f); f != "" && !seen[strings.ToLower(f)] {
+			seen[strings.ToLower(f)] = true
+			m.Fallbacks = append(m.Fallbacks, f)
+		}
+	}
+	return m
 }

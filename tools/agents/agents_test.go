@@ -56,3 +56,28 @@ func TestAgentsListWorkspaceAndModel(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", b, want)
 	}
 }
+
+// Rows carry model.fallbacks and thinkingDefault by the original's rules
+// (checked against the original's agents.list on this config): an agent
+// naming its own model (a string, or {primary} alone) has no fallbacks,
+// one without a model inherits the defaults' primary and fallbacks, and
+// thinkingDefault is the agent's, else the defaults'. The default agent
+// comes first, the others by id, as the original orders agents.entries.
+func TestAgentsListFallbacksAndThinking(t *testing.T) {
+	cfg := load(t, `{agents: {defaults: {model: {primary: "anthropic/claude-sonnet-4-5", fallbacks: ["openai/gpt-4o", " OpenAI/GPT-4o ", ""]},
+		thinkingDefault: "low"},
+		entries: {main: {}, ops: {name: "Ops", model: "openai/gpt-4o-mini", thinkingDefault: "high"},
+			obj: {model: {primary: "local/m1"}}, own: {model: {primary: "local/m2", fallbacks: ["local/m3"]}},
+			fbonly: {model: {fallbacks: ["local/m4"]}}}}}`)
+	b, _ := json.Marshal(agentsList(&tools.Env{Config: cfg, StateDir: "/st"}))
+	want := `{"agents":[` +
+		`{"id":"main","workspace":"/st/workspace","thinkingDefault":"low","model":{"primary":"anthropic/claude-sonnet-4-5","fallbacks":["openai/gpt-4o"]}},` +
+		`{"id":"fbonly","workspace":"/st/workspace","thinkingDefault":"low","model":{"primary":"anthropic/claude-sonnet-4-5","fallbacks":["local/m4"]}},` +
+		`{"id":"obj","workspace":"/st/workspace","thinkingDefault":"low","model":{"primary":"local/m1"}},` +
+		`{"id":"ops","name":"Ops","workspace":"/st/workspace","thinkingDefault":"high","model":{"primary":"openai/gpt-4o-mini"}},` +
+		`{"id":"own","workspace":"/st/workspace","thinkingDefault":"low","model":{"primary":"local/m2","fallbacks":["local/m3"]}}],` +
+		`"defaultId":"main","mainKey":"main","scope":"per-sender"}`
+	if string(b) != want {
+		t.Errorf("got  %s\nwant %s", b, want)
+	}
+}

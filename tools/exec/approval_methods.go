@@ -1,8 +1,10 @@
 package exectool
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"sync"
 
 	"github.com/openclaw-go/openclaw/approvalsfile"
 	"github.com/openclaw-go/openclaw/policy"
@@ -19,17 +21,31 @@ func init() {
 		tools.Register(&tools.Action{Method: name, Summary: summary, Scope: scope, Where: tools.Gateway,
 			Hidden: true, Schema: schema, Run: run})
 	}
+	// The methods whose params the original validates as closed objects:
+	// an unknown property is refused with its message (see closedParams).
+	closed := func(name, summary, scope, schema string, run tools.Handler) {
+		method(name, summary, scope, schema, closedParams(name, schema, run))
+	}
 	idSchema := `{"type":"object","properties":{"id":{"type":"string","minLength":1}},"required":["id"]}`
-	method("exec.approval.request", "Ask operators to approve a command (waits for the decision; twoPhase answers accepted first)",
+	// The properties after twoPhase are the original's too: accepted (its
+	// node hosts and agent runners send them) and not used here.
+	closed("exec.approval.request", "Ask operators to approve a command (waits for the decision; twoPhase answers accepted first)",
 		protocol.ScopeApprovals, `{"type":"object","properties":{
 			"id":{"type":"string"},"command":{"type":"string","minLength":1},"commandArgv":{"type":"array","items":{"type":"string"}},
 			"cwd":{"type":["string","null"]},"env":{"type":"object","additionalProperties":{"type":"string"}},"host":{"type":["string","null"]},"security":{"type":["string","null"]},"ask":{"type":["string","null"]},
 			"agentId":{"type":["string","null"]},"sessionKey":{"type":["string","null"]},"nodeId":{"type":["string","null"]},
-			"timeoutMs":{"type":"integer","minimum":1},"twoPhase":{"type":"boolean"}},"required":["command"]}`,
+			"timeoutMs":{"type":"integer","minimum":1},"twoPhase":{"type":"boolean"},
+			"systemRunPlan":{"type":"object"},"warningText":{"type":["string","null"]},"scope":{},
+			"unavailableDecisions":{"type":"array","items":{"type":"string"}},"commandSpans":{"type":"array"},
+			"resolvedPath":{"type":["string","null"]},"sessionId":{"type":["string","null"]},"runId":{"type":["string","null"]},
+			"toolCallId":{"type":["string","null"]},"turnSourceChannel":{"type":["string","null"]},"turnSourceTo":{"type":["string","null"]},
+			"turnSourceAccountId":{"type":["string","null"]},"turnSourceThreadId":{"type":["string","number","null"]},
+			"approvalReviewerDeviceIds":{"type":"array","items":{"type":"string"}},"requireDeliveryRoute":{"type":"boolean"},
+			"suppressDelivery":{"type":"boolean"},"deliverToApprovalClientsOnly":{"type":"boolean"}},"required":["command"]}`,
 		tools.Typed(approvalRequestMethod))
 	method("exec.approval.waitDecision", "Wait for the decision on an approval request (null when it expired undecided)",
 		protocol.ScopeApprovals, idSchema, tools.Typed(approvalWaitMethod))
-	method("exec.approval.get", "Show one exec approval request", protocol.ScopeApprovals, idSchema, tools.Typed(approvalGetMethod))
+	closed("exec.approval.get", "Show one exec approval request", protocol.ScopeApprovals, idSchema, tools.Typed(approvalGetMethod))
 	method("exec.approval.list", "List pending exec approval requests", protocol.ScopeApprovals, `{"type":"object","properties":{}}`,
 		func(ctx context.Context, env *tools.Env, _ json.RawMessage) (any, error) {
 			q, err := approvalQueueOf(env, "exec.approval.list")
@@ -42,9 +58,10 @@ func init() {
 			}
 			return out, nil
 		})
-	method("exec.approval.resolve", "Resolve an exec approval: allow-once, allow-always or deny", protocol.ScopeApprovals,
+	closed("exec.approval.resolve", "Resolve an exec approval: allow-once, allow-always or deny", protocol.ScopeApprovals,
 		`{"type":"object","properties":{"id":{"type":"string","minLength":1},"decision":{"type":"string","enum":["allow-once","allow-always","deny"]},
-			"reviewer":{}},"required":["id","decision"]}`, tools.Typed(execApprovalResolveMethod))
+			"reviewer":{},"grantExpiresInDays":{"type":"integer","minimum":1,"maximum":3650}},"required":["id","decision"]}`,
+		tools.Typed(execApprovalResolveMethod))
 	method("approval.get", "Show one approval (any kind) as an operator snapshot", protocol.ScopeApprovals, idSchema,
 		func(ctx context.Context, env *tools.Env, raw json.RawMessage) (any, error) {
 			var p struct{ ID string }
@@ -70,12 +87,12 @@ func init() {
 			protocol.ScopeApprovals, `{"type":"object","properties":{}}`,
 			func(ctx context.Context, env *tools.Env, _ json.RawMessage) (any, error) { return []any{}, nil })
 	}
-	method("exec.approvals.get", "Read the gateway host's exec approvals file ({path, exists, hash, file})", protocol.ScopeAdmin,
+	closed("exec.approvals.get", "Read the gateway host's exec approvals file ({path, exists, hash, file, resolvedDefaults})", protocol.ScopeAdmin,
 		`{"type":"object","properties":{}}`,
 		func(ctx context.Context, env *tools.Env, _ json.RawMessage) (any, error) {
 			return approvalsSnapshot(env)
 		})
-	method("exec.approvals.set", "Replace the gateway host's exec approvals file (baseHash: compare-and-set)", protocol.ScopeAdmin,
+	closed("exec.approvals.set", "Replace the gateway host's exec approvals file (baseHash: compare-and-set)", protocol.ScopeAdmin,
 		`{"type":"object","properties":{"file":{"type":"object"},"baseHash":{"type":["string","null"]}},"required":["file"]}`,
 		tools.Typed(approvalsSetMethod))
 }
@@ -242,8 +259,103 @@ func approvalsSnapshot(env *tools.Env) (map[string]any, error) {
 	return snapshotAnswer(path, snap), nil
 }
 
+// snapshotAnswer is the original's exec.approvals.get|set answer, with
+// resolvedDefaults: what the file's defaults come to once the built-in
+// ones fill what it leaves out (or sets to a value the policy does not know).
 func snapshotAnswer(path string, s *approvalsfile.Snapshot) map[string]any {
-	return map[string]any{"path": path, "exists": s.Exists, "hash": s.Hash, "file": s.Doc}
+	return map[string]any{"path": path, "exists": s.Exists, "hash": s.Hash, "file": s.Doc,
+		"resolvedDefaults": resolvedDefaults(s.Doc)}
+}
+
+// The built-in exec approval defaults: what an approvals file that says
+// nothing comes to (the original's, and checkApproval's when neither the
+// config nor the file says).
+const (
+	builtinSecurity    = "full"
+	builtinAsk         = "off"
+	builtinAskFallback = "deny"
+)
+
+type approvalDefaults struct {
+	Security        string `json:"security"`
+	Ask             string `json:"ask"`
+	AskFallback     string `json:"askFallback"`
+	AutoAllowSkills bool   `json:"autoAllowSkills"`
+}
+
+// resolvedDefaults is the file's defaults block resolved as the original
+// resolves it: each field the file's value when the policy knows it, else
+// the built-in default.
+func resolvedDefaults(doc *policy.ExecApprovals) approvalDefaults {
+	out := approvalDefaults{Security: builtinSecurity, Ask: builtinAsk, AskFallback: builtinAskFallback}
+	if doc == nil {
+		return out
+	}
+	d := doc.Defaults
+	if v := policy.TightestSecurity(d.Security); v != "" {
+		out.Security = v
+	}
+	if v := policy.StrictestAsk(d.Ask); v != "" {
+		out.Ask = v
+	}
+	if v := policy.TightestSecurity(d.AskFallback); v != "" {
+		out.AskFallback = v
+	}
+	if d.AutoAllowSkills != nil {
+		out.AutoAllowSkills = *d.AutoAllowSkills
+	}
+	return out
+}
+
+// closedParams refuses params naming a property the method's schema does
+// not declare, with the original's message ("invalid exec.approval.get
+// params: at root: unexpected property 'bogus'", the first such property
+// in the order sent), before run sees them. The schema checks the declared
+// properties first, so a call with other faults too gets their message.
+func closedParams(name, schema string, run tools.Handler) tools.Handler {
+	known := sync.OnceValue(func() map[string]bool {
+		var s struct {
+			Properties map[string]json.RawMessage `json:"properties"`
+		}
+		if err := json.Unmarshal([]byte(schema), &s); err != nil {
+			panic(name + ": schema: " + err.Error()) // registered schemas compile (tools.Register)
+		}
+		out := make(map[string]bool, len(s.Properties))
+		for k := range s.Properties {
+			out[k] = true
+		}
+		return out
+	})
+	return func(ctx context.Context, env *tools.Env, raw json.RawMessage) (any, error) {
+		if k, ok := firstUnknown(raw, known()); ok {
+			return nil, tools.Errorf(tools.CodeInvalidParams, "invalid %s params: at root: unexpected property '%s'", name, k)
+		}
+		return run(ctx, env, raw)
+	}
+}
+
+// firstUnknown is the first key of the JSON object raw, in document order,
+// that known lacks.
+func firstUnknown(raw json.RawMessage, known map[string]bool) (string, bool) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return "", false // not an object: the schema has refused it already
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return "", false
+		}
+		k, _ := t.(string)
+		if !known[k] {
+			return k, true
+		}
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return "", false
+		}
+	}
+	return "", false
 }
 
 // approvalsSetMethod replaces the file under the writers' lock, comparing

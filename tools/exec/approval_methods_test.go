@@ -91,3 +91,57 @@ func TestApprovalRequestResolve(t *testing.T) {
 		t.Fatalf("unknown id: %v", err)
 	}
 }
+
+// exec.approval.get|request|resolve and exec.approvals.get|set are closed
+// objects, as the original's: an unknown property is refused with the
+// original's message (checked against the original 2026.9.6 gateway), the
+// first one in the order sent; the original's own optional properties are
+// accepted. Methods the original leaves open stay open.
+func TestApprovalMethodsRejectUnknownParams(t *testing.T) {
+	env := approvalEnv(t)
+	for _, c := range []struct{ name, params, want string }{
+		{"exec.approval.get", `{"id":"x","bogus":1}`, "invalid exec.approval.get params: at root: unexpected property 'bogus'"},
+		{"exec.approval.request", `{"command":"ls","zzz":2,"bogus":1}`, "invalid exec.approval.request params: at root: unexpected property 'zzz'"},
+		{"exec.approval.resolve", `{"id":"x","decision":"deny","bogus":1}`, "invalid exec.approval.resolve params: at root: unexpected property 'bogus'"},
+		{"exec.approvals.set", `{"file":{"version":1},"bogus":1}`, "invalid exec.approvals.set params: at root: unexpected property 'bogus'"},
+		{"exec.approvals.get", `{"bogus":1}`, "invalid exec.approvals.get params: at root: unexpected property 'bogus'"},
+	} {
+		_, err := method(t, env, c.name, c.params)
+		if te := tools.AsError(err); err == nil || te.Code != tools.CodeInvalidParams || te.Message != c.want {
+			t.Errorf("%s %s: %v, want %q", c.name, c.params, err, c.want)
+		}
+	}
+	// The original's node hosts and runners send these: accepted.
+	accepted, final, err := tools.InvokeDeferred(context.Background(), env, tools.Call{Method: "exec.approval.request",
+		Args: json.RawMessage(`{"command":"ls","twoPhase":true,"runId":"r1","toolCallId":"t1","turnSourceThreadId":7,"warningText":null,"suppressDelivery":true}`)})
+	if err != nil || final == nil {
+		t.Fatalf("request with the original's optional properties: %s %v", accepted, err)
+	}
+	id := gjson.GetBytes(accepted, "id").String()
+	if _, err := method(t, env, "exec.approval.resolve", `{"id":"`+id+`","decision":"deny","grantExpiresInDays":3}`); err != nil {
+		t.Fatalf("resolve with grantExpiresInDays: %v", err)
+	}
+	// exec.approval.list and waitDecision ignore unknown params, as the original.
+	if _, err := method(t, env, "exec.approval.list", `{"bogus":1}`); err != nil {
+		t.Fatalf("list: %v", err)
+	}
+}
+
+// exec.approvals.get|set carry resolvedDefaults in the original's shape:
+// the file's defaults, the built-in ones (full, off, deny, false) for what
+// it leaves out.
+func TestApprovalsResolvedDefaults(t *testing.T) {
+	env := approvalEnv(t)
+	snap, err := method(t, env, "exec.approvals.get", `{}`)
+	if err != nil || snap.Get("resolvedDefaults").Raw != `{"security":"full","ask":"off","askFallback":"deny","autoAllowSkills":false}` {
+		t.Fatalf("no file: %s %v", snap.Get("resolvedDefaults").Raw, err)
+	}
+	set, err := method(t, env, "exec.approvals.set", `{"file":{"version":1,"defaults":{"security":"allowlist","askFallback":"allowlist","autoAllowSkills":true},"agents":{"main":{"security":"deny"}}}}`)
+	if err != nil || set.Get("resolvedDefaults").Raw != `{"security":"allowlist","ask":"off","askFallback":"allowlist","autoAllowSkills":true}` {
+		t.Fatalf("set: %s %v", set.Get("resolvedDefaults").Raw, err)
+	}
+	snap, _ = method(t, env, "exec.approvals.get", `{}`)
+	if snap.Get("resolvedDefaults").Raw != set.Get("resolvedDefaults").Raw {
+		t.Fatalf("get after set: %s", snap.Raw)
+	}
+}

@@ -1,12 +1,16 @@
-package memory_test
+package memory
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tidwall/gjson"
 
 	"github.com/openclaw-go/openclaw/config"
 	"github.com/openclaw-go/openclaw/tools"
@@ -40,27 +44,52 @@ func benchCorpus(b *testing.B, n int) *tools.Env {
 	return &tools.Env{Config: config.Empty(), StateDir: state, Workspace: b.TempDir()}
 }
 
-// BenchmarkWarmSearch is one memory_search call as the CLI or the gateway
-// makes it (open the index, check the notes for changes, query), with the
-// index already built and no note changed.
+// benchSearch is one memory_search call through tools.Invoke; its hits.
+func benchSearch(b *testing.B, env *tools.Env, q string) []gjson.Result {
+	b.Helper()
+	args, _ := json.Marshal(map[string]any{"query": q})
+	out, err := tools.Invoke(context.Background(), env, tools.Call{ID: "memory_search", Args: args})
+	if err != nil {
+		b.Fatalf("memory_search %q: %v", q, err)
+	}
+	return gjson.GetBytes(out, "details.results").Array()
+}
+
+// BenchmarkWarmSearch is one memory_search call as the CLI makes it (open
+// the index, check every note for changes, query), with the index already
+// built and no note changed; where=gateway is the same call in the gateway,
+// whose memory service keeps the index open and watches the notes.
 func BenchmarkWarmSearch(b *testing.B) {
-	for _, n := range []int{400, 4000, 40000} {
-		b.Run(fmt.Sprintf("notes=%d", n), func(b *testing.B) {
-			env := benchCorpus(b, n)
-			search(b, env, "warm up")
-			// Notes written within the racy window (2 s) of a sync are
-			// re-hashed by the next ones; measure the steady state.
-			time.Sleep(2100 * time.Millisecond)
-			search(b, env, "settle")
-			i := 0
-			for b.Loop() {
-				q := benchWords[i%len(benchWords)] + " " + benchWords[(i*3+1)%len(benchWords)]
-				if hits := search(b, env, q); len(hits) == 0 {
-					b.Fatalf("no hits for %q", q)
+	for _, where := range []string{"cli", "gateway"} {
+		for _, n := range []int{400, 4000, 40000} {
+			b.Run(fmt.Sprintf("where=%s/notes=%d", where, n), func(b *testing.B) {
+				env := benchCorpus(b, n)
+				if where == "gateway" {
+					svc, err := newService(env)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if err := svc.Start(context.Background()); err != nil {
+						b.Fatal(err)
+					}
+					defer svc.Stop(context.Background())
+					env.Services = map[string]tools.Service{serviceKey.Name(): svc}
 				}
-				i++
-			}
-		})
+				benchSearch(b, env, "warm up")
+				// Notes written within the racy window (2 s) of a sync are
+				// re-hashed by the next ones; measure the steady state.
+				time.Sleep(2100 * time.Millisecond)
+				benchSearch(b, env, "settle")
+				i := 0
+				for b.Loop() {
+					q := benchWords[i%len(benchWords)] + " " + benchWords[(i*3+1)%len(benchWords)]
+					if hits := benchSearch(b, env, q); len(hits) == 0 {
+						b.Fatalf("no hits for %q", q)
+					}
+					i++
+				}
+			})
+		}
 	}
 }
 
@@ -76,7 +105,7 @@ func BenchmarkIndexBuild(b *testing.B) {
 					b.Fatal(err)
 				}
 				b.StartTimer()
-				search(b, env, "budget")
+				benchSearch(b, env, "budget")
 			}
 		})
 	}

@@ -16,7 +16,7 @@ import (
 // schemaVersion changes when the tables or the chunking change; an index of
 // another version is rebuilt from the files (it is derived data). The
 // embedding cache is kept across rebuilds: it is keyed by chunk content.
-const schemaVersion = "4"
+const schemaVersion = "5" // 5: meta 'lengths' (chunk lengths for the ranking)
 
 const schemaSQL = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -40,6 +40,11 @@ type Index struct {
 	db   *sql.DB
 	root string // real path of the workspace
 	path string
+	// ranker is the gateway's pinned connection and cache for ranking
+	// (nil in a one-shot process: a pooled connection, nothing kept).
+	ranker *rankConn
+	// sqlRank ranks words by bm25() in SQL (tests compare both ways).
+	sqlRank bool
 }
 
 // dbPath is where an agent's index lives: memorySearch.store.path (with
@@ -108,7 +113,7 @@ func (ix *Index) prepare(ctx context.Context) error {
 		`INSERT OR REPLACE INTO meta(key,value) VALUES ('version',?),('root',?)`, schemaVersion, ix.root); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM meta WHERE key='scan'`); err != nil {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM meta WHERE key IN ('scan','lengths')`); err != nil {
 		return err
 	}
 	return tx.Commit()
@@ -139,35 +144,43 @@ type SyncStats struct {
 // Otherwise it re-reads the notes whose stat changed, drops the ones gone,
 // and stores the new signature, under the write lock.
 func (ix *Index) Sync(ctx context.Context) (SyncStats, error) {
-	var st SyncStats
+	st, _, err := ix.syncScan(ctx, func() ([]scanned, error) { return scanNotes(ix.root) })
+	return st, err
+}
+
+// syncScan is Sync with the scan given (the gateway's watcher scans and
+// watches each directory at once). sig is the signature the index holds
+// once it returns: "" when it holds none (a note vanished mid-sync, so the
+// next sync must look again).
+func (ix *Index) syncScan(ctx context.Context, scan func() ([]scanned, error)) (st SyncStats, sig string, err error) {
 	start := time.Now().UnixNano()
-	notes, err := scanNotes(ix.root)
+	notes, err := scan()
 	if err != nil {
-		return st, err
+		return st, "", err
 	}
 	st.Files = len(notes)
-	sig := signature(notes)
+	sig = signature(notes)
 	clean, err := ix.unchanged(ctx, notes, sig, start)
 	if err != nil {
-		return st, err
+		return st, "", err
 	}
 	if clean {
 		st.Unchanged = len(notes)
-		return st, nil
+		return st, sig, nil
 	}
 	tx, err := ix.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE: one writer at a time
 	if err != nil {
-		return st, fmt.Errorf("memory index: %w", err)
+		return st, "", fmt.Errorf("memory index: %w", err)
 	}
 	defer tx.Rollback()
 	known, err := ix.known(ctx, tx) // read under the lock: another process may have synced
 	if err != nil {
-		return st, err
+		return st, "", err
 	}
 	vanished := false
 	for _, n := range notes {
 		if err := ctx.Err(); err != nil {
-			return st, err
+			return st, "", err
 		}
 		k, ok := known[n.rel]
 		delete(known, n.rel)
@@ -177,7 +190,7 @@ func (ix *Index) Sync(ctx context.Context) (SyncStats, error) {
 		}
 		res, chunks, err := ix.indexFile(ctx, tx, n, k.hash, n.st.racy(start))
 		if err != nil {
-			return st, err
+			return st, "", err
 		}
 		switch res {
 		case noteIndexed:
@@ -192,9 +205,14 @@ func (ix *Index) Sync(ctx context.Context) (SyncStats, error) {
 	}
 	for rel := range known {
 		if err := deleteFile(ctx, tx, rel); err != nil {
-			return st, err
+			return st, "", err
 		}
 		st.Removed++
+	}
+	if st.Indexed+st.Removed > 0 {
+		if err := writeLengths(ctx, tx); err != nil {
+			return st, "", err
+		}
 	}
 	// A note that vanished between the scan and its read is not in the
 	// index but is in sig: store no signature, so the next sync looks again.
@@ -203,12 +221,15 @@ func (ix *Index) Sync(ctx context.Context) (SyncStats, error) {
 		q, args = `DELETE FROM meta WHERE key='scan'`, nil
 	}
 	if _, err := tx.ExecContext(ctx, q, args...); err != nil {
-		return st, fmt.Errorf("memory index: %w", err)
+		return st, "", fmt.Errorf("memory index: %w", err)
 	}
 	if err := tx.Commit(); err != nil {
-		return st, fmt.Errorf("memory index: commit: %w", err)
+		return st, "", fmt.Errorf("memory index: commit: %w", err)
 	}
-	return st, nil
+	if vanished {
+		sig = ""
+	}
+	return st, sig, nil
 }
 
 // unchanged is the read-only warm path: the stored signature equals sig
@@ -395,7 +416,7 @@ func (ix *Index) reset(ctx context.Context) error {
 	defer tx.Rollback()
 	for _, s := range []string{`DELETE FROM chunks_cjk`, `DELETE FROM chunks`,
 		`INSERT INTO chunks_fts(chunks_fts) VALUES('delete-all')`, `DELETE FROM files`,
-		`DELETE FROM meta WHERE key='scan'`} {
+		`DELETE FROM meta WHERE key IN ('scan','lengths')`} {
 		if _, err := tx.ExecContext(ctx, s); err != nil {
 			return err
 		}

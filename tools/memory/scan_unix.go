@@ -25,7 +25,13 @@ const maxScanDepth = 64
 // with more than one hard link is skipped: its other name may be outside
 // the workspace, as apply_patch and upload refuse such files too. Only
 // regular files count.
-func scanNotes(root string) ([]scanned, error) {
+func scanNotes(root string) ([]scanned, error) { return scanNotesHook(root, nil) }
+
+// scanNotesHook is scanNotes calling onDir (when set) with each directory
+// it is about to list, open as fd ("" for the workspace root, then
+// "memory" and below): the gateway's watcher watches each before its
+// entries are stat'ed, so no change after the stat goes unseen.
+func scanNotesHook(root string, onDir func(fd int, rel string)) ([]scanned, error) {
 	rfd, err := unix.Open(root, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
@@ -34,6 +40,9 @@ func scanNotes(root string) ([]scanned, error) {
 		return nil, fmt.Errorf("memory: workspace %s: %w", root, err)
 	}
 	defer unix.Close(rfd)
+	if onDir != nil {
+		onDir(rfd, "")
+	}
 	var out []scanned
 	var seen []uint64 // MEMORY.md and memory.md are one file on case-insensitive disks
 	for _, name := range []string{"MEMORY.md", "memory.md"} {
@@ -51,7 +60,7 @@ func scanNotes(root string) ([]scanned, error) {
 	if err != nil {
 		return out, nil // no memory/ (or a symlink, not followed)
 	}
-	if err := scanDir(mfd, "memory", 0, &out); err != nil {
+	if err := scanDir(mfd, "memory", 0, onDir, &out); err != nil {
 		return nil, fmt.Errorf("memory: %s/memory: %w", root, err)
 	}
 	return out, nil
@@ -59,9 +68,12 @@ func scanNotes(root string) ([]scanned, error) {
 
 // scanDir lists one directory (taking ownership of fd) and recurses; an
 // unreadable subdirectory is skipped, not fatal.
-func scanDir(fd int, rel string, depth int, out *[]scanned) error {
+func scanDir(fd int, rel string, depth int, onDir func(int, string), out *[]scanned) error {
 	f := os.NewFile(uintptr(fd), rel)
 	defer f.Close()
+	if onDir != nil {
+		onDir(fd, rel)
+	}
 	names, err := f.Readdirnames(-1)
 	if err != nil {
 		if depth == 0 {
@@ -78,7 +90,7 @@ func scanDir(fd int, rel string, depth int, out *[]scanned) error {
 				continue
 			}
 			if sub, err := openDirAt(fd, name); err == nil {
-				_ = scanDir(sub, rel+"/"+name, depth+1, out)
+				_ = scanDir(sub, rel+"/"+name, depth+1, onDir, out)
 			}
 		case unix.S_IFREG:
 			if isNoteName(name) && e.nlink == 1 {

@@ -131,18 +131,7 @@ func (ix *Index) keywordHits(ctx context.Context, query string, limit int) (map[
 		}
 	}
 	if len(words) > 0 {
-		q := make([]string, len(words))
-		for i, w := range words {
-			q[i] = ftsQuote(w)
-		}
-		// Rank inside the FTS table and join only the top rows: a common
-		// word matches most chunks, and joining each before the sort read
-		// every matching chunk's text.
-		if err := ix.collect(ctx, `SELECT c.id, c.path, c.start_line, c.end_line, c.text, m.r
-			FROM (SELECT rowid AS id, bm25(chunks_fts) AS r FROM chunks_fts
-			      WHERE chunks_fts MATCH ? ORDER BY r LIMIT ?) AS m
-			JOIN chunks c ON c.id = m.id ORDER BY m.r`,
-			strings.Join(q, " OR "), limit, add); err != nil {
+		if err := ix.rankWords(ctx, words, limit, add); err != nil {
 			return nil, err
 		}
 	}
@@ -174,6 +163,23 @@ func (ix *Index) keywordHits(ctx context.Context, query string, limit int) (map[
 		}
 	}
 	return best, nil
+}
+
+// sqlWords ranks the words by bm25() in SQL (phrase queries; the
+// reference rankWords is tested against).
+func (ix *Index) sqlWords(ctx context.Context, words []string, limit int, add func(int64, Hit)) error {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = ftsQuote(w)
+	}
+	// Rank inside the FTS table and join only the top rows: a common word
+	// matches most chunks, and joining each before the sort read every
+	// matching chunk's text.
+	return ix.collect(ctx, `SELECT c.id, c.path, c.start_line, c.end_line, c.text, m.r
+		FROM (SELECT rowid AS id, bm25(chunks_fts) AS r FROM chunks_fts
+		      WHERE chunks_fts MATCH ? ORDER BY r LIMIT ?) AS m
+		JOIN chunks c ON c.id = m.id ORDER BY m.r`,
+		strings.Join(q, " OR "), limit, add)
 }
 
 // sortHits orders best first, then by path and line for a stable order.

@@ -1,9 +1,13 @@
 // Package memory is the agent's searchable memory: MEMORY.md and
 // memory/**/*.md of the agent workspace, indexed into a per-agent SQLite
 // FTS5 file under the state dir (<state>/memory/<agent>.sqlite, as the
-// original). Every search first checks the notes for changes (one stat per
-// note, digested into one signature compared with the index's; see Sync)
-// and re-reads the changed ones, so an edited note is found at once.
+// original). Every search first checks the notes for changes and re-reads
+// the changed ones, so an edited note is found at once: a one-shot process
+// stats every note (digested into one signature compared with the index's;
+// see Sync), the gateway's memory service keeps the index open and an
+// inotify watcher on the notes, and scans only after a change (service.go).
+// Keyword ranking reads the posting lists and computes FTS5's bm25() ranks
+// itself, keeping the best few (rank.go).
 // Ranking is hybrid (cosine over embeddings merged with BM25, §9.3 of the
 // spec) when an embeddings provider is configured or has a key, and BM25
 // alone otherwise: the absence or failure of embeddings is never an error,
@@ -118,8 +122,17 @@ func validAgentID(id string) bool {
 	return true
 }
 
+// agentIndex is the calling agent's index for one call: the gateway
+// memory service's open one (synced through its watcher), or one opened
+// for the call. release hands it back.
+type agentIndex struct {
+	*Index
+	sync    func(context.Context) (SyncStats, error)
+	release func()
+}
+
 // openIndex opens the calling agent's index with its merged settings.
-func openIndex(ctx context.Context, env *tools.Env) (*Index, *settings, error) {
+func openIndex(ctx context.Context, env *tools.Env) (*agentIndex, *settings, error) {
 	agent := env.AgentID()
 	if !validAgentID(agent) {
 		return nil, nil, tools.Errorf(tools.CodeInvalidParams, "memory: invalid agent id %q", agent)
@@ -136,11 +149,11 @@ func openIndex(ctx context.Context, env *tools.Env) (*Index, *settings, error) {
 		return nil, nil, tools.Errorf(tools.CodeFailed, "memory: no state dir")
 	}
 	path := dbPath(env.StateDir, tools.ExpandHome(st.Store.Path), agent)
-	ix, err := Open(ctx, path, workspace(env))
+	ix, sync, release, err := indexFor(ctx, env, path, workspace(env))
 	if err != nil {
 		return nil, nil, tools.Errorf(tools.CodeFailed, "%w", err)
 	}
-	return ix, st, nil
+	return &agentIndex{Index: ix, sync: sync, release: release}, st, nil
 }
 
 type searchParams struct {
@@ -185,7 +198,7 @@ func runSearch(ctx context.Context, env *tools.Env, p searchParams) (any, error)
 	if err != nil {
 		return nil, err
 	}
-	defer ix.Close()
+	defer ix.release()
 	maxResults := defaultMaxResults
 	if st.Query.MaxResults != nil {
 		maxResults = int(*st.Query.MaxResults)
@@ -193,7 +206,7 @@ func runSearch(ctx context.Context, env *tools.Env, p searchParams) (any, error)
 	if p.MaxResults != nil {
 		maxResults = int(*p.MaxResults)
 	}
-	ss, err := ix.Sync(ctx)
+	ss, err := ix.sync(ctx)
 	if err != nil {
 		return nil, tools.Errorf(tools.CodeFailed, "memory search: %w", err)
 	}
@@ -211,7 +224,7 @@ func runSearch(ctx context.Context, env *tools.Env, p searchParams) (any, error)
 		q := strings.TrimSpace(p.Query)
 		changed := ss.Indexed+ss.Removed > 0
 		var embedded int
-		qvec, embedded, err = embedQuery(ctx, ix, emb, q, changed, st.keepOrphans())
+		qvec, embedded, err = embedQuery(ctx, ix.Index, emb, q, changed, st.keepOrphans())
 		res.Debug.Embedded = embedded
 		if err != nil {
 			if ctx.Err() != nil {
@@ -223,7 +236,7 @@ func runSearch(ctx context.Context, env *tools.Env, p searchParams) (any, error)
 			// own defaults and keys); else keywords answer. Either way the
 			// result says what happened.
 			if fb, ok := fallbackEmbedder(env, st, from); ok {
-				qvec, embedded, err = embedQuery(ctx, ix, fb, q, changed, st.keepOrphans())
+				qvec, embedded, err = embedQuery(ctx, ix.Index, fb, q, changed, st.keepOrphans())
 				res.Debug.Embedded += embedded
 				if err == nil {
 					emb = fb
@@ -408,13 +421,13 @@ func runIndex(ctx context.Context, env *tools.Env, p indexParams) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer ix.Close()
+	defer ix.release()
 	if p.Force {
 		if err := ix.reset(ctx); err != nil {
 			return nil, tools.Errorf(tools.CodeFailed, "memory index: %w", err)
 		}
 	}
-	ss, err := ix.Sync(ctx)
+	ss, err := ix.sync(ctx)
 	if err != nil {
 		return nil, tools.Errorf(tools.CodeFailed, "memory index: %w", err)
 	}

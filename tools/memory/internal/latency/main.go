@@ -1,8 +1,13 @@
 // Command latency measures `openclaw memory search` as a whole process over
 // a corpus of generated notes, with and without an embeddings provider (a
 // local server speaking the OpenAI /v1/embeddings shape, in this process).
+// With -port it also starts `openclaw serve` on that loopback port over the
+// same state and times `memory search --remote` (the CLI relaying to the
+// running gateway, whose memory service keeps the index open and watches
+// the notes).
 //
 //	go run ./tools/memory/internal/latency -bin bin/openclaw -notes 400 -runs 20
+//	go run ./tools/memory/internal/latency -notes 40000 -runs 20 -modes keyword-only -port 19601
 package main
 
 import (
@@ -18,6 +23,7 @@ import (
 	"sort"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"time"
 	"unicode"
 )
@@ -26,8 +32,10 @@ func main() {
 	bin := flag.String("bin", "bin/openclaw", "openclaw binary")
 	notes := flag.Int("notes", 400, "notes to generate")
 	runs := flag.Int("runs", 20, "searches per mode")
+	port := flag.Int("port", 0, "also time --remote searches against `openclaw serve` on this loopback port")
+	modes := flag.String("modes", "keyword-only,hybrid", "comma-separated modes to measure")
 	flag.Parse()
-	if err := run(*bin, *notes, *runs); err != nil {
+	if err := run(*bin, *notes, *runs, *port, strings.Split(*modes, ",")); err != nil {
 		fmt.Fprintln(os.Stderr, "latency:", err)
 		os.Exit(1)
 	}
@@ -35,7 +43,7 @@ func main() {
 
 var requests, inputs atomic.Int64
 
-func run(bin string, notes, runs int) error {
+func run(bin string, notes, runs, port int, modes []string) error {
 	bin, err := filepath.Abs(bin)
 	if err != nil {
 		return err
@@ -50,7 +58,7 @@ func run(bin string, notes, runs int) error {
 	words := strings.Fields("budget kiosk project release schedule meeting alice bob travel rome flight " +
 		"hotel doctor appointment garden tomatoes invoice client contract review design database index " +
 		"cache latency deploy server backup laptop battery music guitar lesson recipe pasta coffee tea")
-	for _, mode := range []string{"keyword-only", "hybrid"} {
+	for _, mode := range modes {
 		home, err := os.MkdirTemp("", "memlat-")
 		if err != nil {
 			return err
@@ -79,13 +87,17 @@ func run(bin string, notes, runs int) error {
 		if mode == "hybrid" {
 			ms = map[string]any{"provider": "openai", "remote": map[string]any{"baseUrl": base, "apiKey": "k"}}
 		}
-		cfg, _ := json.Marshal(map[string]any{"agents": map[string]any{"defaults": map[string]any{"memorySearch": ms}}})
+		conf := map[string]any{"agents": map[string]any{"defaults": map[string]any{"memorySearch": ms}}}
+		if port != 0 {
+			conf["gateway"] = map[string]any{"port": port, "auth": map[string]any{"mode": "token", "token": "latency"}}
+		}
+		cfg, _ := json.Marshal(conf)
 		if err := os.WriteFile(filepath.Join(state, "openclaw.json"), cfg, 0o600); err != nil {
 			return err
 		}
 		env := append(os.Environ(), "HOME="+home, "OPENCLAW_STATE_DIR="+state, "OPENCLAW_CONFIG_PATH="+filepath.Join(state, "openclaw.json"))
-		search := func(q string) (time.Duration, string, error) {
-			cmd := exec.Command(bin, "memory", "search", q, "--json")
+		search := func(q string, extra ...string) (time.Duration, string, error) {
+			cmd := exec.Command(bin, append([]string{"memory", "search", q, "--json"}, extra...)...)
 			cmd.Env = env
 			start := time.Now()
 			out, err := cmd.Output()
@@ -107,20 +119,81 @@ func run(bin string, notes, runs int) error {
 		}
 		fmt.Printf("%-12s first search (index build%s): %v  [%d embedding requests, %d texts]\n", mode,
 			map[bool]string{true: " + embed all chunks", false: ""}[mode == "hybrid"], first.Round(time.Millisecond), requests.Load(), inputs.Load())
-		var ds []time.Duration
-		requests.Store(0)
-		for i := range runs {
-			d, _, err := search(words[i%len(words)] + " " + words[(i*3+1)%len(words)])
-			if err != nil {
-				return err
-			}
-			ds = append(ds, d)
+		// Notes written within the racy window (2 s) of a sync are
+		// re-hashed by the next ones; measure the steady state.
+		time.Sleep(2100 * time.Millisecond)
+		if _, _, err := search("settle"); err != nil {
+			return err
 		}
-		sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
-		fmt.Printf("%-12s %d notes, %d searches: median %v, min %v, max %v  [%d embedding requests]\n", mode, notes, runs,
-			ds[len(ds)/2].Round(100*time.Microsecond), ds[0].Round(100*time.Microsecond), ds[len(ds)-1].Round(100*time.Microsecond), requests.Load())
+		if err := measure(mode, "local", notes, runs, words, search); err != nil {
+			return err
+		}
+		if port == 0 {
+			continue
+		}
+		stop, err := startGateway(bin, env, port)
+		if err != nil {
+			return err
+		}
+		remote := func(q string, extra ...string) (time.Duration, string, error) {
+			return search(q, append(extra, "--remote")...)
+		}
+		// The gateway's first search opens the index and starts watching.
+		if _, _, err := remote("warm up"); err != nil {
+			stop()
+			return err
+		}
+		err = measure(mode, "gateway", notes, runs, words, remote)
+		stop()
+		if err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+func measure(mode, where string, notes, runs int, words []string, search func(string, ...string) (time.Duration, string, error)) error {
+	var ds []time.Duration
+	requests.Store(0)
+	for i := range runs {
+		d, _, err := search(words[i%len(words)] + " " + words[(i*3+1)%len(words)])
+		if err != nil {
+			return err
+		}
+		ds = append(ds, d)
+	}
+	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+	fmt.Printf("%-12s %-7s %d notes, %d searches: median %v, min %v, max %v  [%d embedding requests]\n", mode, where, notes, runs,
+		ds[len(ds)/2].Round(100*time.Microsecond), ds[0].Round(100*time.Microsecond), ds[len(ds)-1].Round(100*time.Microsecond), requests.Load())
+	return nil
+}
+
+// startGateway runs `openclaw serve` on the loopback port and waits for
+// /readyz; stop ends it (SIGTERM, then waits).
+func startGateway(bin string, env []string, port int) (stop func(), err error) {
+	cmd := exec.Command(bin, "serve")
+	cmd.Env = env
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	stop = func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		_ = cmd.Wait()
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/readyz", port))
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return stop, nil
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	stop()
+	return nil, fmt.Errorf("gateway on port %d not ready after 10 s", port)
 }
 
 // serve answers /v1/embeddings with bag-of-hashed-words vectors (256 dims).
