@@ -7,6 +7,7 @@
 package all
 
 import (
+	_ "github.com/openclaw-go/openclaw/tools/agentrun"
 	_ "github.com/openclaw-go/openclaw/tools/agents"
 	_ "github.com/openclaw-go/openclaw/tools/browser"
 	_ "github.com/openclaw-go/openclaw/tools/channels"
