@@ -25,6 +25,7 @@ func (r *runtime) builtinCommands() []*cli.Command {
 		r.logsCommand(),
 		r.tasksCommand(),
 		r.cronCommand(),
+		r.agentCommand(),
 		r.configureCommand(),
 		r.docsCommand(),
 		r.doctorCommand(),
