@@ -48,7 +48,8 @@ func (m *modelServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	m.mu.Unlock()
 	msgs := req.Get("messages").Array()
 	last := msgs[len(msgs)-1]
-	if last.Get("role").String() == "tool" {
+	looping := strings.Contains(msgs[1].Get("content").String(), "LOOP")
+	if last.Get("role").String() == "tool" && !looping {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"model":"m1","choices":[{"message":{"role":"assistant","content":%q},"finish_reason":"stop"}],"usage":{"prompt_tokens":50,"completion_tokens":7}}`,
 			"The file says: "+last.Get("content").String())
@@ -72,7 +73,7 @@ func (m *modelServer) calls() []gjson.Result {
 	return append([]gjson.Result(nil), m.requests...)
 }
 
-func startGateway(t *testing.T, dir string, cfg map[string]any) string {
+func startGateway(t testing.TB, dir string, cfg map[string]any) string {
 	t.Helper()
 	b, _ := json.Marshal(cfg)
 	if err := os.WriteFile(filepath.Join(dir, "openclaw.json"), b, 0o600); err != nil {
@@ -106,7 +107,7 @@ func startGateway(t *testing.T, dir string, cfg map[string]any) string {
 // setup is a gateway whose default model is the scripted server, with a
 // workspace holding notes.txt, and an agent "locked" whose policy denies
 // read.
-func setup(t *testing.T) (url string, model *modelServer, dir string) {
+func setup(t testing.TB) (url string, model *modelServer, dir string) {
 	dir = t.TempDir()
 	ws := filepath.Join(dir, "workspace")
 	if err := os.MkdirAll(ws, 0o700); err != nil {
@@ -126,7 +127,8 @@ func setup(t *testing.T) (url string, model *modelServer, dir string) {
 			"baseUrl": srv.URL + "/v1", "api": "openai-completions", "apiKey": "k", "models": []any{map[string]any{"id": "m1", "name": "m1"}}}}},
 		"agents": map[string]any{
 			"defaults": map[string]any{"model": "loc/m1", "workspace": ws},
-			"list":     []any{map[string]any{"id": "main", "default": true}, map[string]any{"id": "locked", "tools": map[string]any{"deny": []any{"read"}}}},
+			"list":     []any{map[string]any{"id": "main", "default": true}, map[string]any{"id": "locked", "tools": map[string]any{"deny": []any{"read"}}},
+				map[string]any{"id": "looper", "tools": map[string]any{"loopDetection": map[string]any{"enabled": true, "warningThreshold": 2, "criticalThreshold": 3}}}},
 		},
 	})
 	return url, model, dir
@@ -271,5 +273,56 @@ func TestNoModelIsAnError(t *testing.T) {
 	}
 	if gjson.GetBytes(out, "status").String() != "error" || !strings.Contains(gjson.GetBytes(out, "error").String(), "agents.defaults.model") {
 		t.Fatalf("final %s", out)
+	}
+}
+
+// A model that calls the same tool forever meets loop detection (the
+// calls after the critical threshold are refused and it sees why), then
+// the step limit ends the run as an error.
+func TestLoopDetectionAndStepLimit(t *testing.T) {
+	url, model, _ := setup(t)
+	c := dial(t, url, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	out, err := c.CallWith(ctx, "agent", map[string]any{"message": "LOOP please", "agentId": "looper", "idempotencyKey": "k5"},
+		client.CallOptions{ExpectFinal: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := gjson.ParseBytes(out)
+	if r.Get("status").String() != "error" || r.Get("stopReason").String() != "max_steps" || r.Get("steps").Int() != 32 ||
+		len(model.calls()) != 32 || r.Get("toolCalls.0.isError").Bool() || !r.Get("toolCalls.5.isError").Bool() {
+		t.Fatalf("final %s", out)
+	}
+	h, err := c.Call(ctx, "tools.invoke", map[string]any{"name": "sessions_history",
+		"args": map[string]any{"sessionKey": "agent:looper:main", "includeTools": true, "limit": 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if txt := gjson.GetBytes(h, "output.details.messages.0.content.0.text").String(); !strings.Contains(txt, "DENIED") {
+		t.Fatalf("the model did not see the loop refusal: %s", h)
+	}
+}
+
+// BenchmarkAgentTurnWithRead is one whole `agent` request over a real
+// WebSocket (accepted, then final) whose turn is two model calls to a
+// local server answering at once and one `read` through the one door, with
+// five transcript appends: the runtime's overhead around the model.
+func BenchmarkAgentTurnWithRead(b *testing.B) {
+	url, _, _ := setup(b)
+	c, err := client.Dial(context.Background(), client.Options{URL: url, Token: token, Scopes: []string{protocol.ScopeWrite}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	ctx := context.Background()
+	i := 0
+	for b.Loop() {
+		i++
+		out, err := c.CallWith(ctx, "agent", map[string]any{"message": "What is in notes.txt?", "sessionKey": fmt.Sprintf("bench-%d", i)},
+			client.CallOptions{ExpectFinal: true})
+		if err != nil || gjson.GetBytes(out, "status").String() != "ok" {
+			b.Fatalf("%s %v", out, err)
+		}
 	}
 }
