@@ -127,7 +127,7 @@ func setup(t testing.TB) (url string, model *modelServer, dir string) {
 			"baseUrl": srv.URL + "/v1", "api": "openai-completions", "apiKey": "k", "models": []any{map[string]any{"id": "m1", "name": "m1"}}}}},
 		"agents": map[string]any{
 			"defaults": map[string]any{"model": "loc/m1", "workspace": ws},
-			"list":     []any{map[string]any{"id": "main", "default": true}, map[string]any{"id": "locked", "tools": map[string]any{"deny": []any{"read"}}},
+			"list": []any{map[string]any{"id": "main", "default": true}, map[string]any{"id": "locked", "tools": map[string]any{"deny": []any{"read"}}},
 				map[string]any{"id": "looper", "tools": map[string]any{"loopDetection": map[string]any{"enabled": true, "warningThreshold": 2, "criticalThreshold": 3}}}},
 		},
 	})
