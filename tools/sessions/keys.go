@@ -6,10 +6,7 @@
 // sessions.list and sessions.preview gateway methods.
 package sessions
 
-import (
-	"regexp"
-	"strings"
-)
+import "strings"
 
 // DefaultAgent and MainKey are the original's defaults (agent id main,
 // session.mainKey main).
@@ -18,10 +15,41 @@ const (
 	MainKeyName  = "main"
 )
 
-var (
-	validAgentID = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`)
-	badAgentRune = regexp.MustCompile(`[^a-z0-9_-]+`)
-)
+// validAgentID is ^[a-z0-9][a-z0-9_-]{0,63}$ (checked by hand: no
+// package-level regexp to compile at start-up).
+func validAgentID(id string) bool {
+	if id == "" || len(id) > 64 || !isIDByte(id[0]) || id[0] == '_' || id[0] == '-' {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if !isIDByte(id[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func isIDByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-'
+}
+
+// collapseBad replaces each run of characters outside [a-z0-9_-] by "-".
+func collapseBad(id string) string {
+	var b strings.Builder
+	bad := false
+	for i := 0; i < len(id); i++ {
+		if isIDByte(id[i]) {
+			b.WriteByte(id[i])
+			bad = false
+			continue
+		}
+		if !bad {
+			b.WriteByte('-')
+		}
+		bad = true
+	}
+	return b.String()
+}
 
 // NormalizeAgentID is the original's agent id rule: lower case, invalid
 // characters collapse to "-", leading dashes and underscores go, at most
@@ -31,10 +59,10 @@ func NormalizeAgentID(id string) string {
 	if id == "" {
 		return DefaultAgent
 	}
-	if validAgentID.MatchString(id) {
+	if validAgentID(id) {
 		return id
 	}
-	id = badAgentRune.ReplaceAllString(id, "-")
+	id = collapseBad(id)
 	id = strings.TrimLeft(id, "-_")
 	if len(id) > 64 {
 		id = id[:64]
