@@ -326,3 +326,65 @@ func BenchmarkAgentTurnWithRead(b *testing.B) {
 		}
 	}
 }
+
+// A caller that disconnects mid-run loses the answer, not the run: the
+// model is held until the connection is gone, then released; agent.wait
+// on a new connection reports the run ended ok and sessions_history shows
+// the finished turn.
+func TestRunOutlivesItsCaller(t *testing.T) {
+	release := make(chan struct{})
+	var once sync.Once
+	held := make(chan struct{})
+	inner := &modelServer{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		once.Do(func() { close(held); <-release })
+		inner.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	dir := t.TempDir()
+	ws := filepath.Join(dir, "workspace")
+	if err := os.MkdirAll(ws, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "notes.txt"), []byte("still here"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	url := startGateway(t, dir, map[string]any{
+		"models": map[string]any{"providers": map[string]any{"loc": map[string]any{"baseUrl": srv.URL + "/v1", "apiKey": "k"}}},
+		"agents": map[string]any{"defaults": map[string]any{"model": "loc/m1", "workspace": ws}},
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c, err := client.Dial(ctx, client.Options{URL: url, Token: token, Scopes: []string{protocol.ScopeWrite}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	accepted := make(chan json.RawMessage, 1)
+	go func() {
+		_, _ = c.CallWith(ctx, "agent", map[string]any{"message": "What is in notes.txt?", "sessionKey": "gone"},
+			client.CallOptions{ExpectFinal: true, OnAccepted: func(p json.RawMessage) { accepted <- p }})
+	}()
+	var runID string
+	select {
+	case p := <-accepted:
+		runID = gjson.GetBytes(p, "runId").String()
+	case <-ctx.Done():
+		t.Fatal("no accepted answer")
+	}
+	<-held
+	c.Close()
+	close(release)
+
+	c2 := dial(t, url, nil)
+	w, err := c2.Call(ctx, "agent.wait", map[string]any{"runId": runID, "timeoutMs": 20000})
+	if err != nil || gjson.GetBytes(w, "status").String() != "ok" {
+		t.Fatalf("agent.wait %s %v", w, err)
+	}
+	h, err := c2.Call(ctx, "tools.invoke", map[string]any{"name": "sessions_history", "args": map[string]any{"sessionKey": "agent:main:gone"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last := gjson.GetBytes(h, "output.details.messages.@reverse.0.content.0.text").String(); last != "The file says: still here" {
+		t.Fatalf("history after the caller left: %s", h)
+	}
+}
