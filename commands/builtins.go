@@ -26,6 +26,7 @@ func (r *runtime) builtinCommands() []*cli.Command {
 		r.logsCommand(),
 		r.tasksCommand(),
 		r.cronCommand(),
+		r.agentCommand(),
 		r.configureCommand(),
 		r.docsCommand(),
 		r.doctorCommand(),
@@ -47,7 +48,9 @@ func (r *runtime) builtinCommands() []*cli.Command {
 		case "gateway", "serve", "health", "logs", "devices", "tasks", "node", "cron":
 			c.Category = policy.GroupLabel("group:automation")
 		default:
-			c.Category = "Setup"
+			if c.Category == "" { // agent names its own (Sessions and agents)
+				c.Category = "Setup"
+			}
 		}
 	}
 	return cmds

@@ -7,6 +7,7 @@
 package all
 
 import (
+	_ "github.com/openclaw-go/openclaw/tools/agentrun"
 	_ "github.com/openclaw-go/openclaw/tools/agents"
 	_ "github.com/openclaw-go/openclaw/tools/browser"
 	_ "github.com/openclaw-go/openclaw/tools/canvas"
@@ -20,5 +21,6 @@ import (
 	_ "github.com/openclaw-go/openclaw/tools/nodes"
 	_ "github.com/openclaw-go/openclaw/tools/patch"
 	_ "github.com/openclaw-go/openclaw/tools/pdf"
+	_ "github.com/openclaw-go/openclaw/tools/sessions"
 	_ "github.com/openclaw-go/openclaw/tools/web"
 )

@@ -1,0 +1,236 @@
+package agentrun
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/openclaw-go/openclaw/protocol"
+	"github.com/openclaw-go/openclaw/tools"
+	"github.com/openclaw-go/openclaw/tools/sessions"
+)
+
+// Key is the runtime's typed handle. Other families (cron's agentTurn)
+// reach runs through the `agent` method, not this type.
+var Key = tools.NewServiceKey[*Service]("agentrun")
+
+// Service is the runtime inside a gateway.
+type Service struct {
+	runner *Runner
+	env    *tools.Env
+}
+
+func init() {
+	spec := Key.Spec(func(env *tools.Env) (*Service, error) {
+		s, err := sessions.Key.From(env, "the agent runtime")
+		if err != nil {
+			return nil, err
+		}
+		return &Service{runner: NewRunner(s, env.Events), env: env}, nil
+	})
+	spec.Requires = []string{"sessions"}
+	tools.RegisterService(spec)
+
+	tools.Register(&tools.Action{
+		Method: "agent", Where: tools.Gateway, Scope: protocol.ScopeWrite,
+		Summary: "Run an agent turn: accepted at once, the final answer on the same request",
+		Schema: `{"type":"object","properties":{
+			"message":{"type":"string","minLength":1,"description":"what to ask the agent"},
+			"idempotencyKey":{"type":"string"},
+			"agentId":{"type":"string","description":"the agent (default: the default agent)"},
+			"sessionKey":{"type":"string","description":"the session (default agent:<id>:main)"},
+			"model":{"type":"string","description":"provider/model for this run"},
+			"provider":{"type":"string"},
+			"timeout":{"type":"integer","minimum":0,"description":"seconds (default agents.defaults.timeoutSeconds)"},
+			"extraSystemPrompt":{"type":"string"},
+			"thinking":{"type":"string"},"deliver":{"type":"boolean"},"channel":{"type":"string"},"to":{"type":"string"},
+			"label":{"type":"string"},"lane":{"type":"string"},"sessionId":{"type":"string"},"bestEffortDeliver":{"type":"boolean"}
+		},"required":["message"],"additionalProperties":true}`,
+		Run:    tools.Typed(runAgent),
+		Render: renderOutcome,
+		Hidden: true,
+	})
+	tools.Register(&tools.Action{
+		Method: "agent.wait", Where: tools.Gateway, Scope: protocol.ScopeWrite,
+		Summary: "Wait for an agent run to end",
+		Schema: `{"type":"object","properties":{
+			"runId":{"type":"string","minLength":1},"timeoutMs":{"type":"integer","minimum":0}
+		},"required":["runId"],"additionalProperties":false}`,
+		Run:    tools.Typed(waitAgent),
+		Hidden: true,
+	})
+}
+
+type agentParams struct {
+	Message           string `json:"message"`
+	AgentID           string `json:"agentId"`
+	SessionKey        string `json:"sessionKey"`
+	SessionID         string `json:"sessionId"`
+	Model             string `json:"model"`
+	Provider          string `json:"provider"`
+	Timeout           int    `json:"timeout"`
+	ExtraSystemPrompt string `json:"extraSystemPrompt"`
+	Deliver           bool   `json:"deliver"`
+}
+
+func runAgent(ctx context.Context, env *tools.Env, p agentParams) (any, error) {
+	s, err := Key.From(env, "agent")
+	if err != nil {
+		return nil, err
+	}
+	jobs, err := env.NeedJobs("agent")
+	if err != nil {
+		return nil, err
+	}
+	if p.Deliver {
+		return nil, tools.Errorf(tools.CodeInvalidParams, "agent: deliver is not supported yet (no channel delivery in this build); omit it")
+	}
+	if strings.TrimSpace(p.Message) == "" {
+		return nil, tools.Errorf(tools.CodeInvalidParams, "agent: message is empty")
+	}
+	model := p.Model
+	if p.Provider != "" && model != "" && !strings.Contains(model, "/") {
+		model = p.Provider + "/" + model
+	}
+	key := p.SessionKey
+	agentID := p.AgentID
+	if key == "" && p.SessionID != "" {
+		if e, err := s.runner.Sessions.BySessionID(ctx, p.SessionID); err == nil {
+			key = e.Key
+		}
+	}
+	if agentID == "" && key != "" {
+		agentID = sessions.AgentOf(sessions.Canonical(key, tools.DefaultAgentID(env.Config)))
+	}
+	if agentID == "" {
+		agentID = tools.DefaultAgentID(env.Config)
+	}
+	agentID = sessions.NormalizeAgentID(agentID)
+	key = sessions.Canonical(key, agentID)
+	if key == "" {
+		key = sessions.MainKey(agentID)
+	}
+	req := Request{Message: p.Message, AgentID: agentID, SessionKey: key, Model: model,
+		ExtraSystemPrompt: p.ExtraSystemPrompt, Timeout: time.Duration(p.Timeout) * time.Second}
+	// The run uses the gateway's env (config, services), not the
+	// connection's: it outlives the request.
+	base := *env
+	var runID string
+	idc := make(chan string, 1)
+	info, err := jobs.Start(tools.JobSpec{Kind: "agent", Owner: key, Run: func(jctx context.Context, _ tools.Sink) (any, error) {
+		id := <-idc
+		return s.runner.Run(jctx, &base, id, req)
+	}})
+	if err != nil {
+		return nil, err
+	}
+	runID = info.ID
+	idc <- runID
+	return &tools.Deferred{
+		Accepted: map[string]any{"runId": runID, "taskId": runID, "status": "accepted", "acceptedAt": info.StartedAt.UnixMilli(),
+			"sessionKey": key, "agentId": agentID},
+		Final: func(ctx context.Context) (any, error) {
+			end, err := tools.WaitJob(ctx, jobs, runID)
+			if err != nil {
+				return nil, err
+			}
+			return finalOf(runID, end), nil
+		},
+	}, nil
+}
+
+// finalOf is the final answer of an ended job: its Outcome, or an error
+// outcome for a job that failed or was cancelled.
+func finalOf(runID string, end tools.JobInfo) any {
+	if end.Status == tools.JobOK && len(end.Result) > 0 {
+		return json.RawMessage(end.Result)
+	}
+	msg := "the run ended: " + end.Status
+	if end.Error != nil {
+		msg = end.Error.Message
+	}
+	summary := "failed"
+	if end.Status == tools.JobCancelled || end.Status == tools.JobInterrupted {
+		summary = "aborted"
+	}
+	return map[string]any{"runId": runID, "status": "error", "summary": summary, "error": msg}
+}
+
+type waitParams struct {
+	RunID     string `json:"runId"`
+	TimeoutMs *int   `json:"timeoutMs"`
+}
+
+func waitAgent(ctx context.Context, env *tools.Env, p waitParams) (any, error) {
+	jobs, err := env.NeedJobs("agent.wait")
+	if err != nil {
+		return nil, err
+	}
+	info, ok := jobs.Get(p.RunID)
+	if !ok || info.Kind != "agent" {
+		return nil, tools.Errorf(tools.CodeNotFound, "agent run not found: %s", p.RunID)
+	}
+	timeout := 30 * time.Second
+	if p.TimeoutMs != nil {
+		timeout = time.Duration(*p.TimeoutMs) * time.Millisecond
+	}
+	wctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	end, err := tools.WaitJob(wctx, jobs, p.RunID)
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+			return map[string]any{"runId": p.RunID, "status": "timeout", "startedAt": info.StartedAt.UnixMilli()}, nil
+		}
+		return nil, err
+	}
+	out := map[string]any{"runId": p.RunID, "startedAt": end.StartedAt.UnixMilli(), "endedAt": end.EndedAt.UnixMilli()}
+	fin, _ := json.Marshal(finalOf(p.RunID, end))
+	r := gjson.ParseBytes(fin)
+	out["status"] = r.Get("status").String()
+	if v := r.Get("error").String(); v != "" {
+		out["error"] = v
+	}
+	if v := r.Get("stopReason").String(); v != "" {
+		out["stopReason"] = v
+	}
+	return out, nil
+}
+
+// renderOutcome prints a final answer for a person: the reply text, then
+// a line naming the tool calls and the session.
+func renderOutcome(w io.Writer, r gjson.Result) error {
+	if r.Get("status").String() == "accepted" {
+		_, err := fmt.Fprintf(w, "accepted: run %s (session %s)\n", r.Get("runId").String(), r.Get("sessionKey").String())
+		return err
+	}
+	for _, p := range r.Get("result.payloads").Array() {
+		if _, err := fmt.Fprintln(w, p.Get("text").String()); err != nil {
+			return err
+		}
+	}
+	if st := r.Get("status").String(); st != "ok" {
+		if _, err := fmt.Fprintf(w, "%s: %s\n", st, r.Get("error").String()); err != nil {
+			return err
+		}
+	}
+	var names []string
+	for _, c := range r.Get("toolCalls").Array() {
+		names = append(names, c.Get("name").String())
+	}
+	tail := ""
+	if len(names) > 0 {
+		tail = "; tools: " + strings.Join(names, ", ")
+	}
+	_, err := fmt.Fprintf(w, "(session %s, %d step(s)%s)\n", r.Get("sessionKey").String(), r.Get("steps").Int(), tail)
+	return err
+}
+
+// Start and Stop: runs are gateway jobs; the job runner stops them.
+func (s *Service) Start(context.Context) error { return nil }
+func (s *Service) Stop(context.Context) error  { return nil }
