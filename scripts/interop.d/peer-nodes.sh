@@ -6,6 +6,19 @@
 # nodes status / nodes list / devices list read our gateway. Its log must not say "unknown method".
 
 node_port=${url##*:}
+# tools.profile may be coding by now, which has no nodes tool (nor exec for nodes run): alsoAllow
+# adds both without touching the profile, keeping entries other families added.
+nparams=$(P gateway call config.get --url "$url" --token "$token" --json 2>/dev/null | python3 -c '
+import json, sys
+cur = json.load(sys.stdin)
+also = list((cur.get("config") or {}).get("tools", {}).get("alsoAllow") or [])
+for t in ("nodes", "exec"):
+    if t not in also:
+        also.append(t)
+print(json.dumps({"raw": json.dumps({"tools": {"alsoAllow": also}}), "baseHash": cur["hash"], "replacePaths": ["tools.alsoAllow"]}))')
+check "peer: config.patch tools.alsoAllow nodes (the coding profile has no nodes tool)" \
+  'd.get("ok") is True and "nodes" in d["config"]["tools"]["alsoAllow"]' \
+  P gateway call config.patch --url "$url" --token "$token" --json --params "$nparams"
 mkdir -p "$work/peernode"
 HOME="$work/peernode" OPENCLAW_GATEWAY_TOKEN="$token" "$peer" node run --host 127.0.0.1 --port "$node_port" \
   --display-name interop-node >"$work/peernode.log" 2>&1 &
