@@ -4,9 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net"
-	"path/filepath"
-	"strconv"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -14,9 +11,8 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/openclaw-go/openclaw/client"
-	"github.com/openclaw-go/openclaw/config"
 	"github.com/openclaw-go/openclaw/failure"
-	"github.com/openclaw-go/openclaw/gateway"
+	"github.com/openclaw-go/openclaw/gateway/gatewaytest"
 	"github.com/openclaw-go/openclaw/protocol"
 	"github.com/openclaw-go/openclaw/route"
 	"github.com/openclaw-go/openclaw/tools"
@@ -48,49 +44,11 @@ func init() {
 
 // gw is an in-process gateway on a fixed loopback port, so it can be
 // stopped and started again where its clients expect it.
-type gw struct {
-	t      *testing.T
-	dir    string
-	port   int
-	cancel context.CancelFunc
-	done   chan error
-	once   sync.Once
-}
+type gw = gatewaytest.Gateway
 
 func startGateway(t *testing.T, dir string, port int) *gw {
 	t.Helper()
-	s, err := gateway.New(gateway.Options{
-		Port: port, Token: token, Version: "test",
-		Paths:              config.Paths{StateDir: dir, ConfigPath: filepath.Join(dir, "openclaw.json")},
-		Getenv:             func(string) string { return "" },
-		ConfigPollInterval: -1, DrainTimeout: time.Second,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Listen(); err != nil {
-		t.Fatal(err)
-	}
-	_, p, _ := net.SplitHostPort(s.Addr())
-	port, _ = strconv.Atoi(p)
-	ctx, cancel := context.WithCancel(context.Background())
-	g := &gw{t: t, dir: dir, port: port, cancel: cancel, done: make(chan error, 1)}
-	go func() { g.done <- s.Serve(ctx) }()
-	t.Cleanup(g.stop)
-	return g
-}
-
-func (g *gw) url() string { return "ws://127.0.0.1:" + strconv.Itoa(g.port) }
-
-func (g *gw) stop() {
-	g.once.Do(func() {
-		g.cancel()
-		select {
-		case <-g.done:
-		case <-time.After(10 * time.Second):
-			g.t.Error("gateway did not stop")
-		}
-	})
+	return gatewaytest.Start(t, dir, token, port)
 }
 
 // The done-when test of issue 16 §4: the CLI's one-shot relayed call and an
@@ -102,7 +60,7 @@ func (g *gw) stop() {
 // that agent's caller on the gateway, still bounded by its scopes.
 func TestOneShotAndKeptShareRouting(t *testing.T) {
 	g := startGateway(t, t.TempDir(), 0)
-	target := route.Target{URL: g.url(), Token: token, Named: true}
+	target := route.Target{URL: g.URL, Token: token, Named: true}
 	ctx := context.Background()
 	localEnv := func() (*tools.Env, error) { return &tools.Env{Subject: tools.Subject{Kind: tools.CallerUser}}, nil }
 
@@ -125,7 +83,7 @@ func TestOneShotAndKeptShareRouting(t *testing.T) {
 	// Long-lived, as `openclaw mcp serve`: one session, many calls, made
 	// for an agent's session.
 	var connects atomic.Int64
-	sess := client.Connect(ctx, client.Options{URL: g.url(), Token: token, ClientID: "gateway-client", ClientMode: "backend",
+	sess := client.Connect(ctx, client.Options{URL: g.URL, Token: token, ClientID: "gateway-client", ClientMode: "backend",
 		Scopes: []string{protocol.ScopeRead, protocol.ScopeWrite}}, func(*client.Conn) error { connects.Add(1); return nil })
 	defer sess.Close()
 	kept := route.New(route.Options{Target: target, Env: localEnv, Conn: route.Kept{Session: sess}, SessionKey: "agent:main:mcp-1"})
@@ -153,8 +111,8 @@ func TestOneShotAndKeptShareRouting(t *testing.T) {
 
 	// Restart the gateway on the same port. A call made while it is away
 	// waits for the reconnect.
-	port := g.port
-	g.stop()
+	port := g.Port
+	g.Stop()
 	result := make(chan error, 1)
 	go func() {
 		cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
@@ -165,7 +123,7 @@ func TestOneShotAndKeptShareRouting(t *testing.T) {
 		}
 		result <- err
 	}()
-	g = startGateway(t, g.dir, port)
+	g = startGateway(t, g.Dir, port)
 	if err := <-result; err != nil {
 		t.Fatalf("call across the restart: %v", err)
 	}

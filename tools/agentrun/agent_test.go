@@ -5,12 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -19,8 +17,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/openclaw-go/openclaw/client"
-	"github.com/openclaw-go/openclaw/config"
-	"github.com/openclaw-go/openclaw/gateway"
+	"github.com/openclaw-go/openclaw/gateway/gatewaytest"
 	"github.com/openclaw-go/openclaw/protocol"
 	_ "github.com/openclaw-go/openclaw/tools/all"
 )
@@ -79,29 +76,7 @@ func startGateway(t testing.TB, dir string, cfg map[string]any) string {
 	if err := os.WriteFile(filepath.Join(dir, "openclaw.json"), b, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s, err := gateway.New(gateway.Options{Port: 0, Token: token, Version: "test",
-		Paths:  config.Paths{StateDir: dir, ConfigPath: filepath.Join(dir, "openclaw.json")},
-		Getenv: func(string) string { return "" }, ConfigPollInterval: -1, DrainTimeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Listen(); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.Serve(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			t.Error("gateway did not stop")
-		}
-	})
-	_, p, _ := net.SplitHostPort(s.Addr())
-	port, _ := strconv.Atoi(p)
-	return "ws://127.0.0.1:" + strconv.Itoa(port)
+	return gatewaytest.Start(t, dir, token, 0).URL
 }
 
 // setup is a gateway whose default model is the scripted server, with a

@@ -2,9 +2,6 @@ package cron_test
 
 import (
 	"context"
-	"net"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -13,9 +10,8 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/openclaw-go/openclaw/client"
-	"github.com/openclaw-go/openclaw/config"
 	"github.com/openclaw-go/openclaw/failure"
-	"github.com/openclaw-go/openclaw/gateway"
+	"github.com/openclaw-go/openclaw/gateway/gatewaytest"
 	"github.com/openclaw-go/openclaw/protocol"
 	_ "github.com/openclaw-go/openclaw/tools/all"
 )
@@ -26,29 +22,7 @@ const token = "cron-test-token"
 // a free loopback port, state in dir.
 func startGateway(t *testing.T, dir string) string {
 	t.Helper()
-	s, err := gateway.New(gateway.Options{Port: 0, Token: token, Version: "test",
-		Paths:  config.Paths{StateDir: dir, ConfigPath: filepath.Join(dir, "openclaw.json")},
-		Getenv: func(string) string { return "" }, ConfigPollInterval: -1, DrainTimeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Listen(); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.Serve(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			t.Error("gateway did not stop")
-		}
-	})
-	_, p, _ := net.SplitHostPort(s.Addr())
-	port, _ := strconv.Atoi(p)
-	return "ws://127.0.0.1:" + strconv.Itoa(port)
+	return gatewaytest.Start(t, dir, token, 0).URL
 }
 
 func dial(t *testing.T, url string, scopes []string, onEvent func(protocol.Event)) *client.Conn {

@@ -3,19 +3,15 @@ package nodes_test
 import (
 	"context"
 	"encoding/json"
-	"net"
 	"os"
 	"path/filepath"
-	"strconv"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/openclaw-go/openclaw/client"
-	"github.com/openclaw-go/openclaw/config"
-	"github.com/openclaw-go/openclaw/gateway"
+	"github.com/openclaw-go/openclaw/gateway/gatewaytest"
 	"github.com/openclaw-go/openclaw/protocol"
 	_ "github.com/openclaw-go/openclaw/tools/all"
 )
@@ -24,14 +20,7 @@ const token = "nodes-test-token"
 
 // gw is a real gateway on a loopback port (fixed once chosen, so a restart
 // comes back where its clients expect it), with its own state dir.
-type gw struct {
-	t      testing.TB
-	dir    string
-	port   int
-	cancel context.CancelFunc
-	done   chan error
-	once   sync.Once
-}
+type gw = gatewaytest.Gateway
 
 func startGateway(t testing.TB, dir, configJSON string, port int) *gw {
 	t.Helper()
@@ -41,38 +30,7 @@ func startGateway(t testing.TB, dir, configJSON string, port int) *gw {
 			t.Fatal(err)
 		}
 	}
-	s, err := gateway.New(gateway.Options{
-		Port: port, Token: token, Version: "test",
-		Paths:              config.Paths{StateDir: dir, ConfigPath: cfgPath},
-		Getenv:             func(string) string { return "" },
-		ConfigPollInterval: -1, DrainTimeout: time.Second,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Listen(); err != nil {
-		t.Fatal(err)
-	}
-	_, p, _ := net.SplitHostPort(s.Addr())
-	port, _ = strconv.Atoi(p)
-	ctx, cancel := context.WithCancel(context.Background())
-	g := &gw{t: t, dir: dir, port: port, cancel: cancel, done: make(chan error, 1)}
-	go func() { g.done <- s.Serve(ctx) }()
-	t.Cleanup(g.stop)
-	return g
-}
-
-func (g *gw) url() string { return "ws://127.0.0.1:" + strconv.Itoa(g.port) }
-
-func (g *gw) stop() {
-	g.once.Do(func() {
-		g.cancel()
-		select {
-		case <-g.done:
-		case <-time.After(20 * time.Second):
-			g.t.Errorf("gateway did not stop")
-		}
-	})
+	return gatewaytest.Start(t, dir, token, port)
 }
 
 // operator connects as a CLI operator with the given scopes.
@@ -81,7 +39,7 @@ func operator(t testing.TB, g *gw, scopes ...string) *client.Conn {
 	if scopes == nil {
 		scopes = []string{protocol.ScopeAdmin}
 	}
-	c, err := client.Dial(context.Background(), client.Options{URL: g.url(), Token: token, Scopes: scopes})
+	c, err := client.Dial(context.Background(), client.Options{URL: g.URL, Token: token, Scopes: scopes})
 	if err != nil {
 		t.Fatalf("operator dial: %v", err)
 	}
@@ -152,7 +110,7 @@ func whichAnswer(req gjson.Result) (map[string]any, bool) {
 func (n *fakeNode) connect(g *gw, name string, commands []string) {
 	n.t.Helper()
 	var c *client.Conn
-	opts := client.Options{URL: g.url(), Token: token, Identity: n.id, Role: protocol.RoleNode, ClientID: protocol.ClientIDNodeHost,
+	opts := client.Options{URL: g.URL, Token: token, Identity: n.id, Role: protocol.RoleNode, ClientID: protocol.ClientIDNodeHost,
 		ClientMode: protocol.ModeNode, DisplayName: name, Version: "test", Platform: "linux", DeviceFamily: "Linux",
 		Caps: []string{"system"}, Commands: commands, MinProtocol: 3, MaxProtocol: 4,
 		OnEvent: func(ev protocol.Event) {

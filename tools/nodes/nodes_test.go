@@ -195,9 +195,9 @@ func TestSurfacePersistsAndWidens(t *testing.T) {
 	n := paired(t, g, op, "keeper", []string{"system.which"})
 	call(t, op, "node.rename", map[string]any{"nodeId": n.id.DeviceID, "displayName": "renamed"})
 	_ = n.conn.Close()
-	g.stop()
+	g.Stop()
 
-	g2 := startGateway(t, dir, "", g.port)
+	g2 := startGateway(t, dir, "", g.Port)
 	op2 := operator(t, g2)
 	offline := call(t, op2, "node.describe", map[string]any{"nodeId": n.id.DeviceID})
 	if offline.Get("connected").Bool() || offline.Get("approvalState").String() != "approved" || offline.Get("displayName").String() != "renamed" {

@@ -2,17 +2,12 @@ package sessions_test
 
 import (
 	"context"
-	"net"
-	"path/filepath"
-	"strconv"
 	"testing"
-	"time"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/openclaw-go/openclaw/client"
-	"github.com/openclaw-go/openclaw/config"
-	"github.com/openclaw-go/openclaw/gateway"
+	"github.com/openclaw-go/openclaw/gateway/gatewaytest"
 	"github.com/openclaw-go/openclaw/protocol"
 	"github.com/openclaw-go/openclaw/store"
 	_ "github.com/openclaw-go/openclaw/tools/all"
@@ -31,29 +26,7 @@ func family() store.Family {
 
 func startGateway(t *testing.T, dir string) string {
 	t.Helper()
-	s, err := gateway.New(gateway.Options{Port: 0, Token: token, Version: "test",
-		Paths:  config.Paths{StateDir: dir, ConfigPath: filepath.Join(dir, "openclaw.json")},
-		Getenv: func(string) string { return "" }, ConfigPollInterval: -1, DrainTimeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Listen(); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.Serve(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			t.Error("gateway did not stop")
-		}
-	})
-	_, p, _ := net.SplitHostPort(s.Addr())
-	port, _ := strconv.Atoi(p)
-	return "ws://127.0.0.1:" + strconv.Itoa(port)
+	return gatewaytest.Start(t, dir, token, 0).URL
 }
 
 // Sessions written to the state database (as the runtime writes them) are
