@@ -82,7 +82,7 @@ for _ in $(seq 1 100); do
   sleep 0.1
 done
 check "peer node host → ours: the approved run finished on the node (tasks list)" \
-  'any(t["status"] == "ok" and t["result"]["details"]["host"] == "node" and t["result"]["details"]["exitCode"] == 0 for t in d["tasks"])' \
+  'any(t["status"] == "ok" and ((t.get("result") or {}).get("details") or {}).get("host") == "node" and t["result"]["details"].get("exitCode") == 0 for t in d["tasks"])' \
   O tasks list --json
 checktext "peer node host → ours: its log has no unknown method and no publish failure" \
   '"gateway connected" in t and "unknown method" not in t and "publish failed" not in t' cat "$work/peernode.log"
