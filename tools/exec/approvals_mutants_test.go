@@ -352,7 +352,7 @@ func TestOutputBufferPieces(t *testing.T) {
 		t.Errorf("tail %q dropped %v, want abcde false", got, tb.dropped)
 	}
 	for in, want := range map[string]string{
-		"\x01": "", "a\x01b": "ab", "a\x7fb": "ab", "a\x00\x1fb": "ab",
+		"\x01": "", "\x7f": "", "a\x01b": "ab", "a\x7fb": "ab", "a\x00\x1fb": "ab",
 		"a\tb\r\n\x1b[0m": "a\tb\r\n\x1b[0m", "plain text": "plain text",
 	} {
 		if got := sanitize([]byte(in)); got != want {

@@ -1,0 +1,287 @@
+package exectool
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/openclaw-go/openclaw/config"
+	"github.com/openclaw-go/openclaw/tools"
+)
+
+// These tests pin exec lines that a one-line mutation (gremlins, `make
+// mutate`) could change with every other test still passing (issue 17,
+// item 20).
+
+// The config's tools.exec.security applies (it is the tightest source
+// here): deny refuses, and the command does not run.
+func TestConfigSecurityApplies(t *testing.T) {
+	env := localEnv(t)
+	path := filepath.Join(env.StateDir, "openclaw.json")
+	if err := os.WriteFile(path, []byte(`{"tools":{"exec":{"security":"deny"}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(path, os.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.Config = cfg
+	marker := filepath.Join(env.Workspace, "ran")
+	b, _ := json.Marshal(map[string]any{"command": "touch " + marker})
+	if _, err := invoke(t, env, string(b)); code(err) != tools.CodeDenied {
+		t.Fatalf("tools.exec.security=deny: %v, want denied", err)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("the command ran")
+	}
+}
+
+// On the gateway a short foreground command runs to its end within the
+// default yield (10 s): it is not backgrounded at once.
+func TestGatewayForegroundWaitsForTheDefaultYield(t *testing.T) {
+	env, _ := gatewayEnv(t)
+	m, err := invoke(t, env, `{"command":"sleep 0.2; echo finished"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := details(m); d["status"] == "running" || !strings.Contains(text(m), "finished") {
+		t.Fatalf("backgrounded before the yield: %v", m)
+	}
+}
+
+// A PTY that starts is used once: no fallback warning, no second start.
+func TestPTYStartsOnce(t *testing.T) {
+	env := localEnv(t)
+	f := filepath.Join(env.Workspace, "runs")
+	b, _ := json.Marshal(map[string]any{"command": "echo run >> " + f + "; if [ -t 1 ]; then echo on-a-tty; fi", "pty": true})
+	m, err := invoke(t, env, string(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := text(m); strings.Contains(out, "PTY spawn failed") || !strings.Contains(out, "on-a-tty") {
+		t.Fatalf("output %q", out)
+	}
+	if got, _ := os.ReadFile(f); string(got) != "run\n" {
+		t.Fatalf("the command ran %q", got)
+	}
+}
+
+// timeout 0 is no timeout (the command is not killed at once).
+func TestTimeoutZeroMeansNone(t *testing.T) {
+	env := localEnv(t)
+	m, err := invoke(t, env, `{"command":"sleep 0.2; echo survived","timeout":0}`)
+	if err != nil || !strings.Contains(text(m), "survived") {
+		t.Fatalf("timeout 0: %v %v", m, err)
+	}
+}
+
+// Live output events carry output: nothing new is no event.
+func TestLiveOutputEventsAreNeverEmpty(t *testing.T) {
+	env := localEnv(t)
+	var mu sync.Mutex
+	var data []string
+	env.Sink = sinkFunc(func(name string, payload any) {
+		if name == outputEventName {
+			mu.Lock()
+			data = append(data, payload.(map[string]any)["data"].(string))
+			mu.Unlock()
+		}
+	})
+	if _, err := invoke(t, env, `{"command":"sleep 0.1; echo one; sleep 0.1; echo two"}`); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !strings.Contains(strings.Join(data, ""), "one\ntwo") {
+		t.Errorf("live output %q", data)
+	}
+	for _, d := range data {
+		if d == "" || strings.Contains(d, "output skipped") {
+			t.Fatalf("an empty or skip-marked exec.output event for a few bytes: %q", data)
+		}
+	}
+}
+
+// In the CLI (no gateway) Ctrl-C ends the command: exec catches SIGINT and
+// kills the group. The test catches SIGINT too, so a missed signal cannot
+// end the test binary; it repeats the signal until exec answers, since exec
+// starts listening just after the command starts.
+func TestCLIInterruptEndsTheCommand(t *testing.T) {
+	env := localEnv(t)
+	mine := make(chan os.Signal, 16)
+	signal.Notify(mine, os.Interrupt)
+	defer signal.Stop(mine)
+
+	pidf := filepath.Join(env.Workspace, "pid")
+	b, _ := json.Marshal(map[string]any{"command": "echo $$ > " + pidf + "; exec sleep 60"})
+	type answer struct {
+		m   map[string]any
+		err error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		m, err := invokeCtx(context.Background(), t, env, string(b))
+		done <- answer{m, err}
+	}()
+	for wait := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if b, _ := os.ReadFile(pidf); strings.HasSuffix(string(b), "\n") {
+			break
+		}
+		if time.Now().After(wait) {
+			t.Fatal("the command never started")
+		}
+	}
+	pid := readPID(t, pidf)
+	deadline := time.After(10 * time.Second)
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case a := <-done:
+			if !gone(pid) {
+				t.Fatalf("SIGINT answered (%v %v) but the command still runs", a.m, a.err)
+			}
+			return
+		case <-tick.C:
+			syscall.Kill(os.Getpid(), syscall.SIGINT)
+		case <-deadline:
+			syscall.Kill(-pid, syscall.SIGKILL)
+			t.Fatal("exec ignored SIGINT for 10 s")
+		}
+	}
+}
+
+// A command that dies by a signal: the details name the signal, it is not
+// a timeout, and the error keeps the output printed before it died. A
+// command past the caller's deadline is a timeout.
+func TestSignalledAndDeadlineResults(t *testing.T) {
+	env := localEnv(t)
+	_, err := invoke(t, env, `{"command":"echo partial-output; kill -KILL $$"}`)
+	e := tools.AsError(err)
+	if e == nil {
+		t.Fatal("a SIGKILLed command succeeded")
+	}
+	d := e.Details.(map[string]any)
+	if d["signal"] == nil || d["signal"] == "" || d["timedOut"] != false {
+		t.Errorf("details %v, want a signal and timedOut false", d)
+	}
+	if !strings.Contains(e.Message, "partial-output") || !strings.Contains(e.Message, "signal") {
+		t.Errorf("message %q, want the output and the signal", e.Message)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	_, err = invokeCtx(ctx, t, env, `{"command":"sleep 30"}`)
+	if e := tools.AsError(err); e == nil || e.Details.(map[string]any)["timedOut"] != true {
+		t.Errorf("past the caller's deadline: %v, want timedOut", err)
+	}
+}
+
+// The original's output-cap env overrides apply (clamped); 0 or junk
+// keeps the default.
+func TestOutputCapEnv(t *testing.T) {
+	for v, want := range map[string]int{"5000": 5000, "10": 1000, "0": aggregateCap, "lots": aggregateCap, "999999999": aggregateCap} {
+		t.Setenv("OPENCLAW_BASH_MAX_OUTPUT_CHARS", v)
+		if got := aggCap(); got != want {
+			t.Errorf("OPENCLAW_BASH_MAX_OUTPUT_CHARS=%s: %d, want %d", v, got, want)
+		}
+	}
+}
+
+// Control keys cover the whole range: C-@ (NUL) through C-_ (0x1f), lower
+// case letters as upper case; outside it is an error.
+func TestControlKeyRange(t *testing.T) {
+	for k, want := range map[string]byte{"C-@": 0, "C-a": 1, "C-A": 1, "c-z": 0x1a, "^Z": 0x1a, "C-_": 0x1f, "C-[": 0x1b, "^?": 0x7f} {
+		b, err := keyBytes(k)
+		if err != nil || len(b) != 1 || b[0] != want {
+			t.Errorf("%s: %v %v, want %#x", k, b, err, want)
+		}
+	}
+	for _, k := range []string{"C-`", "C-{", "C-1", "C-~"} {
+		if b, err := keyBytes(k); err == nil {
+			t.Errorf("%s: %v, want an error", k, b)
+		}
+	}
+}
+
+// Session names: the 400 word pairs come first, each once and without a
+// round suffix; then "-2" names follow.
+func TestSessionNamesPairsBeforeRounds(t *testing.T) {
+	var ns names
+	pairs := len(adjectives) * len(nouns)
+	seen := map[string]bool{}
+	for i := 0; i < pairs; i++ {
+		n := ns.next()
+		if strings.Count(n, "-") != 1 || seen[n] {
+			t.Fatalf("name %d: %q (repeated %v), want a fresh adjective-noun", i, n, seen[n])
+		}
+		seen[n] = true
+	}
+	if n := ns.next(); !strings.HasSuffix(n, "-2") || !seen[strings.TrimSuffix(n, "-2")] {
+		t.Fatalf("name %d: %q, want a pair with -2", pairs, n)
+	}
+}
+
+// The child inherits the environment (minus what the call overrides) and
+// sees exactly one OPENCLAW_SHELL, ours.
+func TestChildEnvInheritsAndMarks(t *testing.T) {
+	t.Setenv("MUTANT_PROBE", "inherited")
+	t.Setenv("MUTANT_OVER", "parent")
+	t.Setenv("OPENCLAW_SHELL", "outer")
+	env := childEnv(map[string]string{"MUTANT_OVER": "call"})
+	count := map[string][]string{}
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		count[k] = append(count[k], v)
+	}
+	for k, want := range map[string]string{"MUTANT_PROBE": "inherited", "MUTANT_OVER": "call", "OPENCLAW_SHELL": "exec"} {
+		if got := count[k]; len(got) != 1 || got[0] != want {
+			t.Errorf("%s = %v, want [%s]", k, got, want)
+		}
+	}
+	if len(count["PATH"]) != 1 {
+		t.Errorf("PATH = %v", count["PATH"])
+	}
+}
+
+// $SHELL is used when set, except fish (not POSIX); unset means bash (or
+// /bin/sh).
+func TestShellChoice(t *testing.T) {
+	t.Setenv("SHELL", "/bin/sh")
+	if got := shell(); got != "/bin/sh" {
+		t.Errorf("SHELL=/bin/sh: %q", got)
+	}
+	for _, v := range []string{"", "/usr/bin/fish"} {
+		t.Setenv("SHELL", v)
+		if got := shell(); got == "" || strings.Contains(got, "fish") {
+			t.Errorf("SHELL=%q: %q, want bash or /bin/sh", v, got)
+		}
+	}
+}
+
+// Ending a session whose job the runner no longer knows still ends its
+// process group.
+func TestEndWithoutItsJobKillsTheGroup(t *testing.T) {
+	env, reg := gatewayEnv(t)
+	m, err := invoke(t, env, `{"command":"sleep 60","background":true}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := reg.get(env.AgentID(), details(m)["sessionId"].(string))
+	s.taskID = "no-such-task"
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	reg.end(ctx, s, "kill")
+	select {
+	case <-s.p.done:
+	default:
+		syscall.Kill(-s.p.pid, syscall.SIGKILL)
+		t.Fatal("the group outlived end")
+	}
+}
