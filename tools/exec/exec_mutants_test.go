@@ -285,3 +285,122 @@ func TestEndWithoutItsJobKillsTheGroup(t *testing.T) {
 		t.Fatal("the group outlived end")
 	}
 }
+
+// waitFile waits (bounded) until path exists.
+func waitFile(t *testing.T, path string) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s never appeared", path)
+		}
+	}
+}
+
+// A child that stays in the group but clears its environment (so it
+// carries no token) still ends with the command: the group kill reaches
+// it.
+func TestGroupChildWithoutTokenEnds(t *testing.T) {
+	env := localEnv(t)
+	pidf := filepath.Join(env.Workspace, "pid")
+	// The shell ends once the child is sleep itself (no longer the forked
+	// shell, which still carries the token).
+	b, _ := json.Marshal(map[string]any{"command": "env -i sleep 313 & echo $! > " + pidf +
+		`; until [ "$(cat /proc/$!/comm)" = sleep ]; do sleep 0.01; done`})
+	if _, err := invoke(t, env, string(b)); err != nil {
+		t.Fatal(err)
+	}
+	pid := readPID(t, pidf)
+	if !gone(pid) {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Fatal("a tokenless child of the group outlived its command")
+	}
+}
+
+// process kill sends SIGTERM to the whole group first (a member may clean
+// up), not only to its leader.
+func TestKillTermsTheWholeGroup(t *testing.T) {
+	env, _ := gatewayEnv(t)
+	dir := env.Workspace
+	ready, termed := filepath.Join(dir, "ready"), filepath.Join(dir, "termed")
+	// The member (no token: env -i) traps TERM; the leader ignores it, so
+	// only a group-wide SIGTERM reaches the trap before the SIGKILL.
+	member := "trap 'echo t > " + termed + "; exit 0' TERM; echo r > " + ready + "; while :; do sleep 0.05; done"
+	b, _ := json.Marshal(map[string]any{"command": "env -i /bin/sh -c \"" + member + "\" & trap '' TERM; wait; wait", "background": true})
+	m, err := invoke(t, env, string(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := details(m)["sessionId"].(string)
+	waitFile(t, ready)
+	if _, err := procCall(t, env, "kill", `{"sessionId":"`+id+`"}`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(termed); err != nil {
+		t.Error("the group member never got SIGTERM")
+	}
+}
+
+// A finished pipe session is not writable; a running one is. A command
+// that printed nothing reports its start as its last output.
+func TestStdinAndLastOutputAfterExit(t *testing.T) {
+	env, reg := gatewayEnv(t)
+	m, err := invoke(t, env, `{"command":"read line; sleep 0.1","background":true}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := reg.get(env.AgentID(), details(m)["sessionId"].(string))
+	if !s.p.writable() {
+		t.Fatal("a running session's stdin is not writable")
+	}
+	if _, err := s.p.write(context.Background(), []byte("x\n"), true); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-s.p.done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the command never ended")
+	}
+	if s.p.writable() {
+		t.Error("an ended session's stdin is still writable")
+	}
+	if got := s.p.lastOutput(); !got.Equal(s.p.started) {
+		t.Errorf("lastOutput %v, want the start %v (no output)", got, s.p.started)
+	}
+	// Its stdin never closed by a write: the exit closes it.
+	m, err = invoke(t, env, `{"command":"sleep 0.1","background":true}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = reg.get(env.AgentID(), details(m)["sessionId"].(string))
+	select {
+	case <-s.p.done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the command never ended")
+	}
+	if s.p.writable() {
+		t.Error("an ended session's open stdin was not closed")
+	}
+}
+
+// peek counts the unread bytes of both streams; lastOutput follows writes.
+func TestPeekAndLastOutput(t *testing.T) {
+	start := time.UnixMilli(1000)
+	p := &proc{out: newOutput(100, 100), started: start}
+	if ok, n := p.peek(); ok || n != 0 {
+		t.Errorf("empty: %v %d", ok, n)
+	}
+	if got := p.lastOutput(); !got.Equal(start) {
+		t.Errorf("lastOutput before output: %v", got)
+	}
+	p.out.write(0, []byte("abc"), 5000)
+	p.out.write(1, []byte("de"), 6000)
+	if ok, n := p.peek(); !ok || n != 5 {
+		t.Errorf("after 3+2 bytes: %v %d", ok, n)
+	}
+	if got := p.lastOutput(); !got.Equal(time.UnixMilli(6000)) {
+		t.Errorf("lastOutput %v, want 6000 ms", got)
+	}
+}
