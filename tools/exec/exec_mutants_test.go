@@ -1,6 +1,7 @@
 package exectool
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -11,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tidwall/gjson"
 
 	"github.com/openclaw-go/openclaw/config"
 	"github.com/openclaw-go/openclaw/tools"
@@ -402,5 +405,199 @@ func TestPeekAndLastOutput(t *testing.T) {
 	}
 	if got := p.lastOutput(); !got.Equal(time.UnixMilli(6000)) {
 		t.Errorf("lastOutput %v, want 6000 ms", got)
+	}
+}
+
+// Listing names: up to 80 bytes are kept whole, longer is middle-cut.
+func TestNameCutsOnlyPast80(t *testing.T) {
+	n80 := strings.Repeat("a", 80)
+	if got := name(n80); got != n80 {
+		t.Errorf("80 bytes cut: %q", got)
+	}
+	if got := name(n80 + "b"); len(got) >= 81+2 || !strings.Contains(got, "…") {
+		t.Errorf("81 bytes: %q", got)
+	}
+}
+
+// process list names the signal a session died of, and only then.
+func TestListShowsExitSignal(t *testing.T) {
+	env, reg := gatewayEnv(t)
+	var ids []string
+	for _, c := range []string{"kill -KILL $$", "true"} {
+		b, _ := json.Marshal(map[string]any{"command": c, "background": true})
+		m, err := invoke(t, env, string(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := details(m)["sessionId"].(string)
+		ids = append(ids, id)
+		s := reg.get(env.AgentID(), id)
+		select {
+		case <-s.p.done:
+		case <-time.After(20 * time.Second):
+			t.Fatal("never ended")
+		}
+	}
+	m, err := procCall(t, env, "list", `{}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]any{}
+	for _, s := range details(m)["sessions"].([]any) {
+		s := s.(map[string]any)
+		got[s["sessionId"].(string)] = s["exitSignal"]
+	}
+	if got[ids[0]] == nil || got[ids[0]] == "" {
+		t.Errorf("killed session: exitSignal %v", got[ids[0]])
+	}
+	if got[ids[1]] != nil {
+		t.Errorf("clean exit: exitSignal %v", got[ids[1]])
+	}
+	// poll says the same.
+	for i, id := range ids {
+		m, err := procCall(t, env, "poll", `{"sessionId":"`+id+`"}`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sig, ok := details(m)["exitSignal"]; (i == 0) != (ok && sig != "") {
+			t.Errorf("poll %s: exitSignal %v", id, details(m)["exitSignal"])
+		}
+	}
+	// log counts lines, the trailing newline ending the last one.
+	m, err = invoke(t, env, `{"command":"printf 'one\ntwo\n'","background":true}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := details(m)["sessionId"].(string)
+	<-reg.get(env.AgentID(), id).p.done
+	m, err = procCall(t, env, "log", `{"sessionId":"`+id+`"}`)
+	if err != nil || text(m) != "one\ntwo" || details(m)["totalLines"] != float64(2) {
+		t.Errorf("log: %v %v, want two lines", m, err)
+	}
+	m, err = procCall(t, env, "log", `{"sessionId":"`+id+`","offset":1,"limit":1}`)
+	if err != nil || text(m) != "two" || details(m)["total"] != float64(1) {
+		t.Errorf("log offset 1 limit 1: %v %v, want one line", m, err)
+	}
+}
+
+// poll with a timeout waits for output; empty polls back off (5 s, 10 s,
+// 30 s ...) and output resets the back-off.
+func TestPollWaitsAndBacksOff(t *testing.T) {
+	env, _ := gatewayEnv(t)
+	m, err := invoke(t, env, `{"command":"sleep 0.3; echo late; read x; echo again; sleep 60","background":true}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := details(m)["sessionId"].(string)
+	m, err = procCall(t, env, "poll", `{"sessionId":"`+id+`","timeout":10000}`)
+	if err != nil || !strings.Contains(text(m), "late") {
+		t.Fatalf("poll with a timeout did not wait for the output: %v %v", m, err)
+	}
+	if details(m)["waitingForInput"] != nil {
+		t.Errorf("output just arrived, yet waitingForInput: %v", m)
+	}
+	var retries []any
+	for i := 0; i < 3; i++ {
+		m, err = procCall(t, env, "poll", `{"sessionId":"`+id+`"}`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		retries = append(retries, details(m)["retryInMs"])
+	}
+	if b, _ := json.Marshal(retries); string(b) != "[5000,10000,30000]" {
+		t.Errorf("empty polls retry %s, want [5000,10000,30000]", b)
+	}
+	if _, err := procCall(t, env, "write", `{"sessionId":"`+id+`","data":"x\n"}`); err != nil {
+		t.Fatal(err)
+	}
+	m, err = procCall(t, env, "poll", `{"sessionId":"`+id+`","timeout":10000}`)
+	if err != nil || !strings.Contains(text(m), "again") || details(m)["retryInMs"] != float64(5000) {
+		t.Errorf("poll after output: %v %v, want again and retry 5000", m, err)
+	}
+}
+
+// The gateway records each running command (pid and token) for the next
+// gateway, and drops it once it ends.
+func TestRunningCommandsAreRecorded(t *testing.T) {
+	env, reg := gatewayEnv(t)
+	m, err := invoke(t, env, `{"command":"sleep 60","background":true}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := reg.get(env.AgentID(), details(m)["sessionId"].(string))
+	recs, err := loadRecords(reg.recordsPath())
+	if err != nil || len(recs) != 1 || recs[0].PID != s.p.pid || recs[0].Token != s.p.token {
+		t.Fatalf("records %+v %v, want the running session", recs, err)
+	}
+}
+
+// process list on a terminal shows the signal a session died of and its
+// runtime.
+func TestProcessListRendersSignalAndRuntime(t *testing.T) {
+	res := gjson.Parse(`{"content":[{"type":"text","text":"x"}],"details":{"sessions":[
+		{"sessionId":"sharp-glade","status":"failed","exitSignal":"SIGKILL","pid":12,"runtimeMs":65000,"command":"sleep 100"}]}}`)
+	var b bytes.Buffer
+	if err := tools.Lookup("process.list").Render(&b, res); err != nil {
+		t.Fatal(err)
+	}
+	if out := b.String(); !strings.Contains(out, "failed (SIGKILL)") || !strings.Contains(out, "1m5s") {
+		t.Errorf("rendered %q", out)
+	}
+}
+
+// The registry takes tools.exec.cleanupMs from the config (clamped), and
+// defaults to 30 minutes.
+func TestRegistryTTLFromConfig(t *testing.T) {
+	env, _ := gatewayEnv(t)
+	svc, err := newRegistry(env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := svc.(*registry).ttl; got != defaultTTL {
+		t.Errorf("default ttl %v, want %v", got, defaultTTL)
+	}
+	path := filepath.Join(env.StateDir, "openclaw.json")
+	os.WriteFile(path, []byte(`{"tools":{"exec":{"cleanupMs":120000}}}`), 0o600)
+	cfg, err := config.Load(path, os.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.Config = cfg
+	svc, _ = newRegistry(env)
+	if got := svc.(*registry).ttl; got != 2*time.Minute {
+		t.Errorf("cleanupMs 120000: ttl %v, want 2m", got)
+	}
+}
+
+// endedSession is a finished background session with size bytes of output.
+func endedSession(id string, ended time.Time, size int) *session {
+	p := &proc{out: newOutput(maxRetainedOutput, 100), exited: true, ended: ended, done: make(chan struct{})}
+	p.out.agg.b = make([]byte, size)
+	return &session{id: id, p: p, backgrounded: true}
+}
+
+// sweep keeps a finished session up to exactly its TTL, and finished
+// output up to exactly the retained cap; past either, the oldest goes.
+func TestSweepBoundaries(t *testing.T) {
+	end := time.UnixMilli(1_000_000)
+	r := &registry{ttl: time.Minute, sessions: map[string]*session{"a": endedSession("a", end, 10)}}
+	r.sweep(end.Add(time.Minute))
+	if r.sessions["a"] == nil {
+		t.Fatal("dropped at exactly its TTL")
+	}
+	r.sweep(end.Add(time.Minute + time.Millisecond))
+	if r.sessions["a"] != nil {
+		t.Fatal("kept past its TTL")
+	}
+	half := maxRetainedOutput / 2
+	r.sessions = map[string]*session{"old": endedSession("old", end, half), "new": endedSession("new", end.Add(time.Second), maxRetainedOutput-half)}
+	r.sweep(end.Add(2 * time.Second))
+	if len(r.sessions) != 2 {
+		t.Fatalf("exactly the cap: %d sessions kept, want 2", len(r.sessions))
+	}
+	r.sessions["new"] = endedSession("new", end.Add(time.Second), maxRetainedOutput-half+1)
+	r.sweep(end.Add(2 * time.Second))
+	if r.sessions["old"] != nil || r.sessions["new"] == nil {
+		t.Fatalf("one byte past the cap: kept %v, want only new", r.sessions)
 	}
 }
