@@ -71,7 +71,11 @@ func bashCompleteShard(dir string, env []string, lines [][]string, out [][]strin
 		}
 		script.WriteString("\n")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	// A hang guard, not a timing: a line that blocks (as `serve` would)
+	// keeps the shard from ever ending. It grows with the lines a shard
+	// runs (every family adds commands; a line is one binary run, ~25 ms,
+	// several times that under -race on a loaded machine).
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute+time.Duration(len(lines))*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", "--norc", "--noprofile", "-c", script.String())
 	cmd.Dir = dir

@@ -25,6 +25,7 @@ func TestNodesCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	var conn *client.Conn
+	dialled := make(chan struct{}) // conn is set before an answer uses it
 	answer := func(ev protocol.Event) {
 		if ev.Event != "node.invoke.request" {
 			return
@@ -37,6 +38,7 @@ func TestNodesCommands(t *testing.T) {
 		})
 		pj, _ := json.Marshal(map[string]any{"bins": bins})
 		go func() {
+			<-dialled
 			_, _ = conn.Call(context.Background(), "node.invoke.result", map[string]any{"id": req.Get("id").String(), "nodeId": id.DeviceID,
 				"ok": true, "payloadJSON": string(pj)})
 		}()
@@ -49,6 +51,7 @@ func TestNodesCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	close(dialled)
 	defer conn.Close()
 
 	out, stderr, code := runCLI(t, g, "nodes", "pending", "--json")
