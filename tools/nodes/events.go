@@ -93,7 +93,8 @@ func eventMethod(ctx context.Context, env *tools.Env, raw json.RawMessage) (any,
 		var save *pairedNode
 		if rec != nil && h.live[ln.nodeID] == ln {
 			rec.LastHostStats = ln.hostStatsRecord()
-			save = rec
+			snap := *rec // copied under h.mu: the record keeps changing after Unlock
+			save = &snap
 		}
 		stats := ln.hostStatsRecord()
 		h.mu.Unlock()

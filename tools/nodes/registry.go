@@ -82,7 +82,8 @@ func (h *hub) ConnReady(info tools.ConnInfo) {
 		if info.Client.Version != "" {
 			rec.Version = info.Client.Version
 		}
-		save = rec
+		snap := *rec // copied under h.mu: the record keeps changing after Unlock
+		save = &snap
 	}
 	h.mu.Unlock()
 
@@ -130,7 +131,8 @@ func (h *hub) disconnected(ln *liveNode) {
 		if ln.hostStats != nil {
 			rec.LastHostStats = ln.hostStatsRecord()
 		}
-		save = rec
+		snap := *rec // copied under h.mu: the record keeps changing after Unlock
+		save = &snap
 	}
 	h.mu.Unlock()
 	for _, inv := range failed {

@@ -242,16 +242,16 @@ func (h *hub) persist(id string, rec *pairedNode) error {
 }
 
 // persistLater writes a record without holding up the caller (host stats,
-// connect and disconnect times); a failure is logged.
+// connect and disconnect times); a failure is logged. rec is the caller's
+// own copy, taken while it held h.mu.
 func (h *hub) persistLater(id string, rec *pairedNode) {
 	if h.db == nil || rec == nil {
 		return
 	}
-	cp := *rec
 	h.wg.Add(1)
 	go func() {
 		defer h.wg.Done()
-		if err := h.persist(id, &cp); err != nil {
+		if err := h.persist(id, rec); err != nil {
 			h.warn("%v", err)
 		}
 	}()
