@@ -3,6 +3,7 @@ package gateway
 import (
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/openclaw-go/openclaw/protocol"
 	"github.com/openclaw-go/openclaw/store"
@@ -98,5 +99,43 @@ func TestDeviceListConnected(t *testing.T) {
 	}
 	if pairedEntry(t, admin, off.id).Get("connected").Bool() {
 		t.Error("a device with no connection is listed as connected")
+	}
+}
+
+// Revoking is capped the same way: a device session cannot revoke a token
+// that grants more than the session holds.
+func TestDeviceRevokeCappedByCallerScopes(t *testing.T) {
+	ts := startServer(t, Options{})
+	key := newDeviceKey(t)
+	tok := pairDevice(t, ts.url, key, []string{protocol.ScopePairing, protocol.ScopeRead, protocol.ScopeWrite})
+	self, f := byToken(t, ts.url, key, tok, []string{protocol.ScopePairing, protocol.ScopeRead})
+	if !f.OK {
+		t.Fatalf("device-token connect: %+v", f.Error)
+	}
+	wantError(t, self.call("device.token.revoke", map[string]any{"deviceId": key.id, "role": "operator"}), "device token revocation denied")
+}
+
+// The token issued at pairing carries the device's approved scopes; a
+// rotation keeps the token's creation time and records its own.
+func TestDeviceTokenScopesAndTimes(t *testing.T) {
+	ts := startServer(t, Options{})
+	admin := dialConnected(t, ts.url)
+	key := newDeviceKey(t)
+	pairDevice(t, ts.url, key, []string{protocol.ScopePairing, protocol.ScopeRead})
+	before := pairedEntry(t, admin, key.id).Get(`tokens.#(role=="operator")`)
+	if got := strs(before.Get("scopes")); len(got) != 2 || got[0] != protocol.ScopePairing || got[1] != protocol.ScopeRead {
+		t.Fatalf("issued token scopes %v, want the device's", got)
+	}
+	created := before.Get("createdAtMs").Int()
+	if created == 0 {
+		t.Fatalf("token %s", before.Raw)
+	}
+	waitFor(t, 5*time.Second, func() bool { return nowMs() > created })
+	if r := admin.call("device.token.rotate", map[string]any{"deviceId": key.id, "role": "operator"}); !r.OK {
+		t.Fatalf("rotate: %+v", r.Error)
+	}
+	after := pairedEntry(t, admin, key.id).Get(`tokens.#(role=="operator")`)
+	if after.Get("createdAtMs").Int() != created || after.Get("rotatedAtMs").Int() <= created {
+		t.Errorf("after rotate %s, want createdAtMs %d kept and a later rotatedAtMs", after.Raw, created)
 	}
 }
