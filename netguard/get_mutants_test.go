@@ -78,8 +78,11 @@ func TestGetRedirects(t *testing.T) {
 		!strings.Contains(err.Error(), "too many redirects (limit 1, probe.maxRedirects)") {
 		t.Errorf("past MaxRedirects: %v", err)
 	}
-	if _, _, err := Get(ctx, p, base+"/nolocation", Options{MaxRedirects: 2}); err == nil || !strings.Contains(err.Error(), "without a Location") {
-		t.Errorf("no Location: %v", err)
+	if _, _, err := Get(ctx, p, base+"/nolocation", Options{MaxRedirects: 2}); err == nil || err.Error() != "fetch failed (302): redirect without a Location" {
+		t.Errorf("no Location (errors named fetch by default): %v", err)
+	}
+	if _, _, err := Get(ctx, p, base+"/nolocation", Options{MaxRedirects: 2, What: "pdf"}); err == nil || !strings.HasPrefix(err.Error(), "pdf failed (302)") {
+		t.Errorf("no Location, What pdf: %v", err)
 	}
 	if _, _, err := Get(ctx, p, base+"/ftp", Options{MaxRedirects: 2}); code(err) != failure.CodeDenied {
 		t.Errorf("redirect to ftp: %v", err)
@@ -117,6 +120,11 @@ func TestDownloadCapsAndStatus(t *testing.T) {
 			http.NotFound(w, r)
 		case "/created":
 			w.WriteHeader(http.StatusNoContent)
+		case "/s299":
+			w.WriteHeader(299)
+			fmt.Fprint(w, "edge")
+		case "/s300":
+			w.WriteHeader(300)
 		}
 	})
 	b, ct, err := Download(ctx, p, base+"/ok", 10, "probe")
@@ -135,6 +143,12 @@ func TestDownloadCapsAndStatus(t *testing.T) {
 	}
 	if b, _, err := Download(ctx, p, base+"/created", 10, "probe"); err != nil || len(b) != 0 {
 		t.Errorf("204: %q %v", b, err)
+	}
+	if b, _, err := Download(ctx, p, base+"/s299", 10, "probe"); err != nil || string(b) != "edge" {
+		t.Errorf("299 is 2xx: %q %v", b, err)
+	}
+	if _, _, err := Download(ctx, p, base+"/s300", 10, "probe"); err == nil || !strings.Contains(err.Error(), "HTTP 300") {
+		t.Errorf("300: %v", err)
 	}
 	if _, _, err := Download(ctx, p, "http://nowhere.test/x", 10, "probe"); code(err) != failure.CodeFailed || !strings.Contains(err.Error(), "probe: fetching") {
 		t.Errorf("unresolvable host: %v", err)
@@ -205,5 +219,30 @@ func TestPinnedDialerTriesEachAddress(t *testing.T) {
 	}
 	if _, err := PinnedDialer(nil)(context.Background(), "tcp", "no-port"); err == nil {
 		t.Error("an address without a port was dialled")
+	}
+}
+
+// Only http and https URLs with a host are fetched.
+func TestParseHTTPURL(t *testing.T) {
+	for raw, ok := range map[string]bool{"http://a.test/x": true, "https://a.test": true, "HTTPS://a.test": true,
+		"ftp://a.test/x": false, "file:///etc/passwd": false, "http://": false, "gopher://a.test": false, "a.test/x": false} {
+		if _, err := ParseHTTPURL(raw); (err == nil) != ok {
+			t.Errorf("%s: %v, want ok=%v", raw, err, ok)
+		}
+	}
+}
+
+// An https site whose certificate no public root signs fails on the
+// certificate, well within the TLS handshake timeout.
+func TestGetHTTPSChecksTheCertificate(t *testing.T) {
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "secret") }))
+	defer srv.Close()
+	_, port, _ := net.SplitHostPort(srv.Listener.Addr().String())
+	ctx := WithResolver(context.Background(), func(context.Context, string) ([]netip.Addr, error) {
+		return []netip.Addr{netip.MustParseAddr("127.0.0.1")}, nil
+	})
+	_, _, err := Get(ctx, Policy{AllowedHostnames: []string{"site.test"}}, "https://site.test:"+port+"/", Options{})
+	if err == nil || !strings.Contains(err.Error(), "certificate") {
+		t.Errorf("self-signed https: %v, want a certificate error", err)
 	}
 }

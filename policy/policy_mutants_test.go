@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -263,5 +264,44 @@ func TestUnwrapAbbreviationsAndBareWrappers(t *testing.T) {
 	segs, _ := AnalyzeWords("nice --=5 make")
 	if _, refused := Unwrap(segs[0], trusted); refused != "nice" {
 		t.Errorf("nice --=5 make: refused %q, want nice", refused)
+	}
+}
+
+// A critical threshold equal to the warning one is raised above it.
+func TestLoopSettingsCriticalEqualWarning(t *testing.T) {
+	w, c := 15, 15
+	if s := (LoopConfig{WarningThreshold: &w, CriticalThreshold: &c}).Settings(); s.Warning != 15 || s.Critical != 16 {
+		t.Errorf("warning %d critical %d, want 15 16", s.Warning, s.Critical)
+	}
+}
+
+// Outcome hashes ignore volatile keys (a result is parsed, not hashed as
+// text); argument hashes tell a string from a number.
+func TestHashesParseTheirInput(t *testing.T) {
+	a := ResultHash(json.RawMessage(`{"status":"ok","durationMs":5,"pid":1}`), "")
+	b := ResultHash(json.RawMessage(`{"pid":2, "status":"ok","durationMs":9}`), "")
+	if a != b {
+		t.Error("results differing only in volatile keys hash apart")
+	}
+	if ResultHash(json.RawMessage(`{"status":"ok"}`), "") == ResultHash(json.RawMessage(`{"status":"failed"}`), "") {
+		t.Error("different outcomes hash alike")
+	}
+	if ArgsHash("t", json.RawMessage(`{"a":"1"}`)) == ArgsHash("t", json.RawMessage(`{"a":1}`)) {
+		t.Error(`{"a":"1"} and {"a":1} hash alike`)
+	}
+}
+
+// Done records an outcome on its own call even when a later call was
+// recorded first (calls overlap).
+func TestLoopDoneOutOfOrder(t *testing.T) {
+	tr := NewLoopTracker()
+	s := on()
+	_, first := tr.Before("s", s, "t", "a", false)
+	_, second := tr.Before("s", s, "t", "b", false)
+	first.Done("ra")
+	second.Done("rb")
+	calls := tr.sessions["s"].calls
+	if len(calls) != 2 || calls[0].ResultHash != "ra" || calls[1].ResultHash != "rb" {
+		t.Errorf("calls %+v", calls)
 	}
 }
