@@ -52,7 +52,8 @@ func init() {
 		Hidden: true,
 	})
 	tools.Register(&tools.Action{
-		Method: "sessions.patch", Where: tools.Gateway, Scope: protocol.ScopeAdmin,
+		// The original's scope is dynamic (write for these fields).
+		Method: "sessions.patch", Where: tools.Gateway, Scope: protocol.ScopeWrite,
 		Summary: "Change a session's label, thinking level or model override",
 		Schema: `{"type":"object","properties":{
 			"key":{"type":"string","minLength":1},"agentId":{"type":"string"},
