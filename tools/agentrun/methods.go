@@ -28,6 +28,11 @@ type Service struct {
 	runner *Runner
 	env    *tools.Env
 
+	// full is the handler Env (every service), set by Attach once the
+	// gateway's services all run; runs this service starts by itself
+	// (cron's agent turns) use it.
+	full func() *tools.Env
+
 	mu       sync.Mutex
 	active   map[string]map[string]bool // session key -> run ids in progress
 	children map[string]int             // requester key -> sub-agent runs in progress
@@ -289,6 +294,61 @@ func renderOutcome(w io.Writer, r gjson.Result) error {
 	}
 	_, err := fmt.Fprintf(w, "(session %s, %d step(s)%s)\n", r.Get("sessionKey").String(), r.Get("steps").Int(), tail)
 	return err
+}
+
+// Attach takes the handler Env (tools.Attacher).
+func (s *Service) Attach(env func() *tools.Env) {
+	s.mu.Lock()
+	s.full = env
+	s.mu.Unlock()
+}
+
+// Turn is an agent turn another family asks for (cron's agentTurn
+// payloads).
+type Turn struct {
+	Message    string
+	AgentID    string
+	SessionKey string
+	Model      string
+	Timeout    time.Duration
+	// Extra is appended to the system prompt.
+	Extra string
+}
+
+// RunTurn runs t as an agent job (agent.wait and chat.abort see it, its
+// transcript is the session's) with the gateway's full Env, and waits for
+// its end or ctx. The Outcome says how it ended.
+func (s *Service) RunTurn(ctx context.Context, t Turn) (*Outcome, error) {
+	s.mu.Lock()
+	full := s.full
+	s.mu.Unlock()
+	env := s.env
+	if full != nil {
+		env = full()
+	}
+	jobs, err := env.NeedJobs("agent turn")
+	if err != nil {
+		return nil, err
+	}
+	agentID, key := target(env, t.AgentID, t.SessionKey)
+	info, err := s.start(jobs, env, Request{Message: t.Message, AgentID: agentID, SessionKey: key, Model: t.Model,
+		Timeout: t.Timeout, ExtraSystemPrompt: t.Extra}, nil)
+	if err != nil {
+		return nil, err
+	}
+	end, err := tools.WaitJob(ctx, jobs, info.ID)
+	if err != nil {
+		_ = jobs.Cancel(info.ID)
+		return nil, err
+	}
+	if out, ok := outcomeOf(end); ok {
+		return out, nil
+	}
+	msg := "the run ended: " + end.Status
+	if end.Error != nil {
+		msg = end.Error.Message
+	}
+	return &Outcome{RunID: info.ID, Status: "error", Summary: "failed", Error: msg, SessionKey: key, AgentID: agentID}, nil
 }
 
 // Start and Stop: runs are gateway jobs; the job runner stops them.
