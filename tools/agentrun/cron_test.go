@@ -58,4 +58,20 @@ func TestCronAgentTurnRuns(t *testing.T) {
 	if h.Get(`messages.#(role=="toolResult").toolName`).String() != "cron" || h.Get(`messages.#(role=="toolResult").isError`).Bool() {
 		t.Fatalf("cron session transcript %s", h.Raw)
 	}
+
+	// status carries the real session figures (recent rows for admins),
+	// and skills.status the original's report shape.
+	st, err := c.Call(ctx, "status", map[string]any{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss := gjson.GetBytes(st, "sessions")
+	if ss.Get("count").Int() != 1 || ss.Get("recent.0.key").String() != "agent:main:cron:"+id || ss.Get("byAgent.0.agentId").String() != "main" ||
+		ss.Get("byAgent.0.count").Int() != 1 || ss.Get("recent.0.model").String() != "loc/m1" {
+		t.Fatalf("status.sessions %s", ss.Raw)
+	}
+	sk, err := c.Call(ctx, "skills.status", map[string]any{"agentId": "main"})
+	if err != nil || !gjson.GetBytes(sk, "skills").IsArray() || gjson.GetBytes(sk, "workspaceDir").String() == "" {
+		t.Fatalf("skills.status %s %v", sk, err)
+	}
 }
