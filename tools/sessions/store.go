@@ -295,11 +295,20 @@ func (s *Service) Put(ctx context.Context, entries ...*Entry) error {
 // new) and moves its updatedAt, in one transaction: when it returns nil
 // the messages are on disk.
 func (s *Service) Append(ctx context.Context, key string, msgs ...Message) error {
-	if _, err := s.Ensure(ctx, key, nil); err != nil {
-		return err
+	if key == "" {
+		return errors.New("sessions: empty session key")
 	}
+	// One transaction (one commit) creates the session when new and adds
+	// the messages.
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		now := s.now()
+		if _, err := getEntry(ctx, tx, `key = ?`, key); errors.Is(err, ErrNotFound) {
+			if err := putEntry(ctx, tx, &Entry{Key: key, SessionID: uuid.NewString(), UpdatedAt: now, SessionStartedAt: now}); err != nil {
+				return err
+			}
+		} else if err != nil {
+			return err
+		}
 		for _, m := range msgs {
 			if m.Timestamp == 0 {
 				m.Timestamp = now
