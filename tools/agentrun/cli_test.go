@@ -116,3 +116,56 @@ func TestAgentCLIStreams(t *testing.T) {
 		t.Fatalf("terminal output %q", screen)
 	}
 }
+
+// The sessions verbs and agents list as a user runs them (piped: the
+// tool result JSON): sessions send waits for the reply, sessions spawn
+// answers accepted and the child's result is announced to the main
+// session, sessions status sets a model override, agents list names the
+// requester.
+func TestSessionsVerbsCLI(t *testing.T) {
+	m := &scripted{script: func(req gjson.Result) reply {
+		u := lastUser(req)
+		switch {
+		case strings.HasPrefix(u, "A subagent task"):
+			return reply{text: "announced"}
+		case strings.Contains(system(req), "sub-agent"):
+			return reply{text: "child done"}
+		}
+		return reply{text: "echo: " + u}
+	}}
+	url, dir := flowGateway(t, m, nil)
+	t.Setenv("HOME", dir)
+	t.Setenv("OPENCLAW_STATE_DIR", dir+"/cli-state")
+	t.Setenv("OPENCLAW_GATEWAY_URL", url)
+	t.Setenv("OPENCLAW_GATEWAY_TOKEN", token)
+	run := func(args ...string) gjson.Result {
+		t.Helper()
+		var out, errb bytes.Buffer
+		if code := commands.Main(append([]string{"openclaw"}, args...), strings.NewReader(""), &out, &errb); code != 0 {
+			t.Fatalf("openclaw %s: exit %d: %s %s", strings.Join(args, " "), code, out.String(), errb.String())
+		}
+		return gjson.Parse(out.String())
+	}
+	if r := run("agents", "list"); r.Get("details.requester").String() != "main" || r.Get("details.agents.0.id").String() != "main" {
+		t.Fatalf("agents list %s", r.Raw)
+	}
+	run("agent", "--message", "hello", "--session-key", "agent:main:ops")
+	if r := run("sessions", "send", "--session-key", "agent:main:ops", "--message", "status?"); r.Get("details.status").String() != "ok" ||
+		r.Get("details.reply").String() != "echo: status?" {
+		t.Fatalf("sessions send %s", r.Raw)
+	}
+	if r := run("sessions", "status", "--session-key", "agent:main:ops", "--model", "loc/m2"); r.Get("details.modelOverride").String() != "loc/m2" {
+		t.Fatalf("sessions status %s", r.Raw)
+	}
+	r := run("sessions", "spawn", "--task", "check the brief", "--label", "checker")
+	if r.Get("details.status").String() != "accepted" || !strings.HasPrefix(r.Get("details.childSessionKey").String(), "agent:main:subagent:") {
+		t.Fatalf("sessions spawn %s", r.Raw)
+	}
+	waitFor(t, "the announce", func() (bool, string) {
+		var out, errb bytes.Buffer
+		if code := commands.Main([]string{"openclaw", "sessions", "history", "--session-key", "agent:main:main"}, strings.NewReader(""), &out, &errb); code != 0 {
+			return false, out.String() // the main session appears with the announce
+		}
+		return gjson.Get(out.String(), "details.messages.@reverse.0.content.0.text").String() == "announced", out.String()
+	})
+}
