@@ -107,6 +107,23 @@ func sessionsSpawn(ctx context.Context, env *tools.Env, raw json.RawMessage) (an
 	if p.Runtime == "acp" {
 		return nil, tools.Errorf(tools.CodeInvalidParams, "sessions_spawn: runtime acp is not supported by this build; use runtime subagent")
 	}
+	// What this build cannot do is refused, not ignored: no sandbox for
+	// children, no thread-bound or persistent (mode session) children.
+	var unsupported struct {
+		Sandbox  string `json:"sandbox"`
+		Thread   bool   `json:"thread"`
+		Mode     string `json:"mode"`
+		StreamTo string `json:"streamTo"`
+	}
+	_ = json.Unmarshal(raw, &unsupported)
+	switch {
+	case unsupported.Sandbox == "require":
+		return nil, tools.Errorf(tools.CodeInvalidParams, "sessions_spawn: sandbox require: this build runs sub-agents unsandboxed")
+	case unsupported.Thread || unsupported.Mode == "session":
+		return nil, tools.Errorf(tools.CodeInvalidParams, "sessions_spawn: thread-bound and mode session children are not supported; use mode run")
+	case unsupported.StreamTo != "":
+		return nil, tools.Errorf(tools.CodeInvalidParams, "streamTo is only supported for runtime=acp; got runtime=subagent")
+	}
 	s, err := Key.From(env, "sessions_spawn")
 	if err != nil {
 		return nil, err
