@@ -157,6 +157,11 @@ func TestSessionsVerbsCLI(t *testing.T) {
 	if r := run("sessions", "status", "--session-key", "agent:main:ops", "--model", "loc/m2"); r.Get("details.modelOverride").String() != "loc/m2" {
 		t.Fatalf("sessions status %s", r.Raw)
 	}
+	var out, errb bytes.Buffer
+	if code := commands.Main([]string{"openclaw", "sessions", "spawn", "--task", "x", "--params", `{"sandbox":"require"}`}, strings.NewReader(""), &out, &errb); code != 2 ||
+		!strings.Contains(out.String(), "unsandboxed") {
+		t.Fatalf("spawn with sandbox require: exit %d %s", code, out.String())
+	}
 	r := run("sessions", "spawn", "--task", "check the brief", "--label", "checker")
 	if r.Get("details.status").String() != "accepted" || !strings.HasPrefix(r.Get("details.childSessionKey").String(), "agent:main:subagent:") {
 		t.Fatalf("sessions spawn %s", r.Raw)
