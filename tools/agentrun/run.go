@@ -124,12 +124,12 @@ type Runner struct {
 	seq     map[string]int
 	// lanes serialise the runs of one session (a slot per session key),
 	// so two turns never interleave in one transcript.
-	lanes map[string]chan struct{}
+	lanes map[string]*lane
 }
 
 // NewRunner builds a runner over a session store.
 func NewRunner(s *sessions.Service, ev tools.Events) *Runner {
-	return &Runner{Sessions: s, Events: ev, seq: map[string]int{}, lanes: map[string]chan struct{}{}, resolve: func(cfg *config.Config, ref string) (providers.Provider, providers.Ref, error) {
+	return &Runner{Sessions: s, Events: ev, seq: map[string]int{}, lanes: map[string]*lane{}, resolve: func(cfg *config.Config, ref string) (providers.Provider, providers.Ref, error) {
 		p, _, r, err := providers.Resolve(cfg, ref)
 		return p, r, err
 	}}
@@ -139,21 +139,37 @@ func NewRunner(s *sessions.Service, ev tools.Events) *Runner {
 // agents.defaults.model.
 func ModelFor(cfg *config.Config, agentID string) string { return sessions.AgentModel(cfg, agentID) }
 
-// lane waits for key's slot (or ctx) and returns its release.
+// lane waits for key's slot (or ctx) and returns its release. A lane
+// lives while a run holds or waits for it.
 func (r *Runner) lane(ctx context.Context, key string) (func(), error) {
 	r.mu.Lock()
-	ch := r.lanes[key]
-	if ch == nil {
-		ch = make(chan struct{}, 1)
-		r.lanes[key] = ch
+	l := r.lanes[key]
+	if l == nil {
+		l = &lane{ch: make(chan struct{}, 1)}
+		r.lanes[key] = l
 	}
+	l.refs++
 	r.mu.Unlock()
+	drop := func() {
+		r.mu.Lock()
+		if l.refs--; l.refs == 0 {
+			delete(r.lanes, key)
+		}
+		r.mu.Unlock()
+	}
 	select {
-	case ch <- struct{}{}:
-		return func() { <-ch }, nil
+	case l.ch <- struct{}{}:
+		return func() { <-l.ch; drop() }, nil
 	case <-ctx.Done():
+		drop()
 		return nil, ctx.Err()
 	}
+}
+
+// lane is one session's slot and how many runs hold or wait for it.
+type lane struct {
+	ch   chan struct{}
+	refs int
 }
 
 // agentEnv is the env a run's tool calls carry: the gateway's services,
