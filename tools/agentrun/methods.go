@@ -141,7 +141,8 @@ func (s *Service) Active(key string) []string {
 
 // start runs req as a gateway job (kind agent; agent.wait and chat.abort
 // find it by its id). after, when set, runs in the job once the run
-// ended, with a context that outlives an abort (announce steps).
+// ended (however it ended), with a context that outlives an abort
+// (announce steps).
 func (s *Service) start(jobs tools.Jobs, base *tools.Env, req Request, after func(ctx context.Context, out *Outcome)) (tools.JobInfo, error) {
 	idc := make(chan string, 1)
 	b := *base
@@ -149,8 +150,12 @@ func (s *Service) start(jobs tools.Jobs, base *tools.Env, req Request, after fun
 		id := <-idc
 		defer s.track(req.SessionKey, id, false)
 		out, err := s.runner.Run(jctx, &b, id, req)
-		if err == nil && after != nil {
-			after(context.WithoutCancel(jctx), out)
+		if after != nil {
+			end := out
+			if err != nil { // the run could not start (the store failed)
+				end = &Outcome{RunID: id, Status: "error", Summary: "failed", Error: err.Error(), SessionKey: req.SessionKey, AgentID: req.AgentID}
+			}
+			after(context.WithoutCancel(jctx), end)
 		}
 		return out, err
 	}})
