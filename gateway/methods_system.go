@@ -55,6 +55,13 @@ func init() {
 				return nil, err
 			}
 			out := s.status(protocol.ScopeSatisfied(env.Subject.Scopes, protocol.ScopeAdmin))
+			// The session figures come from the sessions family, through
+			// the one door; without it the zero summary stays.
+			ids, _ := json.Marshal(map[string]any{"agentIds": agentIDs(s.Config()),
+				"sensitive": protocol.ScopeSatisfied(env.Subject.Scopes, protocol.ScopeAdmin)})
+			if sum, err := tools.Invoke(ctx, env, tools.Call{Method: "sessions.summary", Args: ids}); err == nil {
+				out["sessions"] = json.RawMessage(sum)
+			}
 			if p.IncludeCliProjection {
 				out["cliProjection"] = cliProjection(s.Config(), agentIDs(s.Config()))
 			}

@@ -115,6 +115,12 @@ func (s *Server) startServices(ctx context.Context) error {
 	s.svc.mu.Lock()
 	s.svc.running, s.svc.order = running, order
 	s.svc.mu.Unlock()
+	full := func() *tools.Env { e := s.baseEnv(); return &e }
+	for _, name := range order {
+		if a, ok := running[name].(tools.Attacher); ok {
+			a.Attach(full)
+		}
+	}
 	return nil
 }
 

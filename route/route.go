@@ -39,6 +39,9 @@ type Options struct {
 	// ExpectFinal waits past a relayed call's "accepted" answer for its
 	// final result.
 	ExpectFinal bool
+	// OnAccepted receives a relayed call's "accepted" answer when
+	// ExpectFinal is set (the run id events are matched on).
+	OnAccepted func(payload json.RawMessage)
 	// AgentID and SessionKey name the agent turn relayed tool calls are
 	// made for (tools.invoke's agentId / sessionKey): the gateway then
 	// treats them as that agent's calls (policy, loop detection).
@@ -146,7 +149,7 @@ func (r *Router) bound(ctx context.Context, relay bool) (context.Context, contex
 }
 
 func (r *Router) callOptions() client.CallOptions {
-	return client.CallOptions{ExpectFinal: r.opts.ExpectFinal}
+	return client.CallOptions{ExpectFinal: r.opts.ExpectFinal, OnAccepted: r.opts.OnAccepted}
 }
 
 // encodeParams is the relayed params once: a multi-action tool's verb goes

@@ -33,6 +33,15 @@ func policyInput(env *Env, r *Registry) policy.Input {
 		}
 	}
 	in.Global = *cfg.Tools()
+	// A sub-agent session's run (its key names :subagent:) gets the
+	// depth-aware sub-agent policy (spec §5.10).
+	if env != nil {
+		if depth := strings.Count(env.Subject.SessionKey, ":subagent:"); depth > 0 {
+			sub := &policy.SubagentInput{Depth: depth, MaxSpawnDepth: cfg.Int("agents.defaults.subagents.maxSpawnDepth", 0)}
+			_ = cfg.Decode("tools.subagents.tools", &sub.Tools)
+			in.Subagent = sub
+		}
+	}
 	for _, a := range cfg.Agents().List {
 		if a.ID == in.AgentID && a.Tools != nil {
 			in.Agent = a.Tools

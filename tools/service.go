@@ -18,6 +18,15 @@ type Service interface {
 	Stop(ctx context.Context) error
 }
 
+// Attacher is a service that starts work of its own (cron's agent turns,
+// sub-agent announces) whose actions need other services than the ones it
+// Requires. Once every service has started, the gateway calls Attach with
+// a function returning the Env a handler gets (every service, the current
+// config); the service calls it when the work starts, not before.
+type Attacher interface {
+	Attach(env func() *Env)
+}
+
 // ServiceSpec declares a service. New builds one instance per gateway (tests
 // run several gateways in one process) from an Env that carries the config,
 // the state dir, the base services (Store, Events, Jobs, Media, Conns,

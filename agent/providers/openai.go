@@ -166,6 +166,13 @@ func (o *openAI) Chat(ctx context.Context, req Request) (*Response, error) {
 		if err := json.NewDecoder(io.LimitReader(resp.Body, maxEventBytes)).Decode(&ch); err != nil {
 			return nil, fmt.Errorf("model provider %s: decode answer: %w", o.s.ID, err)
 		}
+		// A whole message's tool_calls carry no index: each is its own
+		// call, by position (streamed deltas name theirs).
+		for i := range ch.Choices {
+			for j := range ch.Choices[i].Message.ToolCalls {
+				ch.Choices[i].Message.ToolCalls[j].Index = j
+			}
+		}
 		if err := apply(ch, func(i int) openAIMsg { return ch.Choices[i].Message }); err != nil {
 			return nil, err
 		}

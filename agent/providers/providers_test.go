@@ -332,3 +332,23 @@ func TestRefsAndImageModels(t *testing.T) {
 		t.Fatalf("%v", err)
 	}
 }
+
+// A whole (non-streamed) answer with two tool calls: they stay two calls
+// (the message's tool_calls carry no index), in order.
+func TestOpenAIWholeAnswerTwoToolCalls(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"model":"m","choices":[{"message":{"role":"assistant","content":null,"tool_calls":[`+
+			`{"id":"a","type":"function","function":{"name":"read","arguments":"{\"path\":\"x\"}"}},`+
+			`{"id":"b","type":"function","function":{"name":"exec","arguments":"{\"command\":\"ls\"}"}}]},"finish_reason":"tool_calls"}]}`)
+	}))
+	defer srv.Close()
+	resp, err := resolve(t, APIOpenAICompletions, srv.URL).Chat(context.Background(), chatRequest())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.ToolCalls) != 2 || resp.ToolCalls[0] != (ToolCall{ID: "a", Name: "read", Arguments: `{"path":"x"}`}) ||
+		resp.ToolCalls[1] != (ToolCall{ID: "b", Name: "exec", Arguments: `{"command":"ls"}`}) {
+		t.Fatalf("tool calls %+v", resp.ToolCalls)
+	}
+}

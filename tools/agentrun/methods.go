@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tidwall/gjson"
@@ -20,10 +22,21 @@ import (
 // reach runs through the `agent` method, not this type.
 var Key = tools.NewServiceKey[*Service]("agentrun")
 
-// Service is the runtime inside a gateway.
+// Service is the runtime inside a gateway: the runner and the runs in
+// progress by session (chat.abort, the spawn caps).
 type Service struct {
 	runner *Runner
 	env    *tools.Env
+
+	// full is the handler Env (every service), set by Attach once the
+	// gateway's services all run; runs this service starts by itself
+	// (cron's agent turns) use it.
+	full func() *tools.Env
+
+	mu       sync.Mutex
+	active   map[string]map[string]bool // session key -> run ids in progress
+	children map[string]int             // requester key -> sub-agent runs in progress
+	idem     map[string]string          // chat.send idempotencyKey -> run id
 }
 
 func init() {
@@ -32,7 +45,8 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return &Service{runner: NewRunner(s, env.Events), env: env}, nil
+		return &Service{runner: NewRunner(s, env.Events), env: env, active: map[string]map[string]bool{},
+			children: map[string]int{}, idem: map[string]string{}}, nil
 	})
 	spec.Requires = []string{"sessions"}
 	tools.RegisterService(spec)
@@ -79,6 +93,80 @@ type agentParams struct {
 	Deliver           bool   `json:"deliver"`
 }
 
+// target is the agent and canonical session key a request names: the
+// key's agent unless agentId says otherwise, the agent's main session
+// when no key is given.
+func target(env *tools.Env, agentID, key string) (string, string) {
+	if agentID == "" && key != "" {
+		agentID = sessions.AgentOf(sessions.Canonical(key, tools.DefaultAgentID(env.Config)))
+	}
+	if agentID == "" {
+		agentID = tools.DefaultAgentID(env.Config)
+	}
+	agentID = sessions.NormalizeAgentID(agentID)
+	key = sessions.Canonical(key, agentID)
+	if key == "" {
+		key = sessions.MainKey(agentID)
+	}
+	return agentID, key
+}
+
+func (s *Service) track(key, runID string, on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if on {
+		if s.active[key] == nil {
+			s.active[key] = map[string]bool{}
+		}
+		s.active[key][runID] = true
+		return
+	}
+	delete(s.active[key], runID)
+	if len(s.active[key]) == 0 {
+		delete(s.active, key)
+	}
+}
+
+// Active is the run ids in progress on key.
+func (s *Service) Active(key string) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for id := range s.active[key] {
+		out = append(out, id)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// start runs req as a gateway job (kind agent; agent.wait and chat.abort
+// find it by its id). after, when set, runs in the job once the run
+// ended (however it ended), with a context that outlives an abort
+// (announce steps).
+func (s *Service) start(jobs tools.Jobs, base *tools.Env, req Request, after func(ctx context.Context, out *Outcome)) (tools.JobInfo, error) {
+	idc := make(chan string, 1)
+	b := *base
+	info, err := jobs.Start(tools.JobSpec{Kind: "agent", Owner: req.SessionKey, Run: func(jctx context.Context, _ tools.Sink) (any, error) {
+		id := <-idc
+		defer s.track(req.SessionKey, id, false)
+		out, err := s.runner.Run(jctx, &b, id, req)
+		if after != nil {
+			end := out
+			if err != nil { // the run could not start (the store failed)
+				end = &Outcome{RunID: id, Status: "error", Summary: "failed", Error: err.Error(), SessionKey: req.SessionKey, AgentID: req.AgentID}
+			}
+			after(context.WithoutCancel(jctx), end)
+		}
+		return out, err
+	}})
+	if err != nil {
+		return info, err
+	}
+	s.track(req.SessionKey, info.ID, true)
+	idc <- info.ID
+	return info, nil
+}
+
 func runAgent(ctx context.Context, env *tools.Env, p agentParams) (any, error) {
 	s, err := Key.From(env, "agent")
 	if err != nil {
@@ -99,39 +187,21 @@ func runAgent(ctx context.Context, env *tools.Env, p agentParams) (any, error) {
 		model = p.Provider + "/" + model
 	}
 	key := p.SessionKey
-	agentID := p.AgentID
 	if key == "" && p.SessionID != "" {
 		if e, err := s.runner.Sessions.BySessionID(ctx, p.SessionID); err == nil {
 			key = e.Key
 		}
 	}
-	if agentID == "" && key != "" {
-		agentID = sessions.AgentOf(sessions.Canonical(key, tools.DefaultAgentID(env.Config)))
-	}
-	if agentID == "" {
-		agentID = tools.DefaultAgentID(env.Config)
-	}
-	agentID = sessions.NormalizeAgentID(agentID)
-	key = sessions.Canonical(key, agentID)
-	if key == "" {
-		key = sessions.MainKey(agentID)
-	}
+	agentID, key := target(env, p.AgentID, key)
 	req := Request{Message: p.Message, AgentID: agentID, SessionKey: key, Model: model,
 		ExtraSystemPrompt: p.ExtraSystemPrompt, Timeout: time.Duration(p.Timeout) * time.Second}
-	// The run uses the gateway's env (config, services), not the
-	// connection's: it outlives the request.
-	base := *env
-	var runID string
-	idc := make(chan string, 1)
-	info, err := jobs.Start(tools.JobSpec{Kind: "agent", Owner: key, Run: func(jctx context.Context, _ tools.Sink) (any, error) {
-		id := <-idc
-		return s.runner.Run(jctx, &base, id, req)
-	}})
+	// The run uses the gateway's services, not the connection (agentEnv
+	// drops it): it outlives the request.
+	info, err := s.start(jobs, env, req, nil)
 	if err != nil {
 		return nil, err
 	}
-	runID = info.ID
-	idc <- runID
+	runID := info.ID
 	return &tools.Deferred{
 		Accepted: map[string]any{"runId": runID, "taskId": runID, "status": "accepted", "acceptedAt": info.StartedAt.UnixMilli(),
 			"sessionKey": key, "agentId": agentID},
@@ -229,6 +299,61 @@ func renderOutcome(w io.Writer, r gjson.Result) error {
 	}
 	_, err := fmt.Fprintf(w, "(session %s, %d step(s)%s)\n", r.Get("sessionKey").String(), r.Get("steps").Int(), tail)
 	return err
+}
+
+// Attach takes the handler Env (tools.Attacher).
+func (s *Service) Attach(env func() *tools.Env) {
+	s.mu.Lock()
+	s.full = env
+	s.mu.Unlock()
+}
+
+// Turn is an agent turn another family asks for (cron's agentTurn
+// payloads).
+type Turn struct {
+	Message    string
+	AgentID    string
+	SessionKey string
+	Model      string
+	Timeout    time.Duration
+	// Extra is appended to the system prompt.
+	Extra string
+}
+
+// RunTurn runs t as an agent job (agent.wait and chat.abort see it, its
+// transcript is the session's) with the gateway's full Env, and waits for
+// its end or ctx. The Outcome says how it ended.
+func (s *Service) RunTurn(ctx context.Context, t Turn) (*Outcome, error) {
+	s.mu.Lock()
+	full := s.full
+	s.mu.Unlock()
+	env := s.env
+	if full != nil {
+		env = full()
+	}
+	jobs, err := env.NeedJobs("agent turn")
+	if err != nil {
+		return nil, err
+	}
+	agentID, key := target(env, t.AgentID, t.SessionKey)
+	info, err := s.start(jobs, env, Request{Message: t.Message, AgentID: agentID, SessionKey: key, Model: t.Model,
+		Timeout: t.Timeout, ExtraSystemPrompt: t.Extra}, nil)
+	if err != nil {
+		return nil, err
+	}
+	end, err := tools.WaitJob(ctx, jobs, info.ID)
+	if err != nil {
+		_ = jobs.Cancel(info.ID)
+		return nil, err
+	}
+	if out, ok := outcomeOf(end); ok {
+		return out, nil
+	}
+	msg := "the run ended: " + end.Status
+	if end.Error != nil {
+		msg = end.Error.Message
+	}
+	return &Outcome{RunID: info.ID, Status: "error", Summary: "failed", Error: msg, SessionKey: key, AgentID: agentID}, nil
 }
 
 // Start and Stop: runs are gateway jobs; the job runner stops them.

@@ -57,6 +57,12 @@ type Request struct {
 	ExtraSystemPrompt string
 	Timeout           time.Duration
 	MaxSteps          int
+	// Cwd is the run's working directory (absolute, or relative to the
+	// agent's workspace); empty: the workspace.
+	Cwd string
+	// Init fills a new session's entry (a spawned child's parent and
+	// label); nil leaves the defaults.
+	Init func(e *sessions.Entry)
 }
 
 // Outcome is one run's final answer in the original's shape (agent's
@@ -116,11 +122,14 @@ type Runner struct {
 	resolve func(cfg *config.Config, ref string) (providers.Provider, providers.Ref, error)
 	mu      sync.Mutex
 	seq     map[string]int
+	// lanes serialise the runs of one session (a slot per session key),
+	// so two turns never interleave in one transcript.
+	lanes map[string]*lane
 }
 
 // NewRunner builds a runner over a session store.
 func NewRunner(s *sessions.Service, ev tools.Events) *Runner {
-	return &Runner{Sessions: s, Events: ev, seq: map[string]int{}, resolve: func(cfg *config.Config, ref string) (providers.Provider, providers.Ref, error) {
+	return &Runner{Sessions: s, Events: ev, seq: map[string]int{}, lanes: map[string]*lane{}, resolve: func(cfg *config.Config, ref string) (providers.Provider, providers.Ref, error) {
 		p, _, r, err := providers.Resolve(cfg, ref)
 		return p, r, err
 	}}
@@ -128,38 +137,80 @@ func NewRunner(s *sessions.Service, ev tools.Events) *Runner {
 
 // ModelFor is the agent's model: agents.list[].model, else
 // agents.defaults.model.
-func ModelFor(cfg *config.Config, agentID string) string {
-	var list []struct {
-		ID    string `json:"id"`
-		Model any    `json:"model"`
+func ModelFor(cfg *config.Config, agentID string) string { return sessions.AgentModel(cfg, agentID) }
+
+// lane waits for key's slot (or ctx) and returns its release. A lane
+// lives while a run holds or waits for it.
+func (r *Runner) lane(ctx context.Context, key string) (func(), error) {
+	r.mu.Lock()
+	l := r.lanes[key]
+	if l == nil {
+		l = &lane{ch: make(chan struct{}, 1)}
+		r.lanes[key] = l
 	}
-	_ = cfg.Decode("agents.list", &list)
-	for _, a := range list {
-		if sessions.NormalizeAgentID(a.ID) == agentID && a.Model != nil {
-			switch m := a.Model.(type) {
-			case string:
-				if m != "" {
-					return m
-				}
-			case map[string]any:
-				if p, _ := m["primary"].(string); p != "" {
-					return p
-				}
-			}
+	l.refs++
+	r.mu.Unlock()
+	drop := func() {
+		r.mu.Lock()
+		if l.refs--; l.refs == 0 {
+			delete(r.lanes, key)
 		}
+		r.mu.Unlock()
 	}
-	return providers.DefaultModel(cfg)
+	select {
+	case l.ch <- struct{}{}:
+		return func() { <-l.ch; drop() }, nil
+	case <-ctx.Done():
+		drop()
+		return nil, ctx.Err()
+	}
+}
+
+// lane is one session's slot and how many runs hold or wait for it.
+type lane struct {
+	ch   chan struct{}
+	refs int
 }
 
 // agentEnv is the env a run's tool calls carry: the gateway's services,
 // the agent's identity and workspace, no connection (its scopes do not
 // follow the run, and it may be gone).
-func agentEnv(base *tools.Env, agentID, key string) *tools.Env {
+func agentEnv(base *tools.Env, agentID, key, cwd string) *tools.Env {
 	env := *base
 	env.Subject = tools.Subject{Kind: tools.CallerAgent, AgentID: agentID, SessionKey: key}
 	env.ConnID, env.Sink, env.Workspace = "", nil, ""
 	env.Workspace = env.WorkspaceDir()
+	if cwd != "" {
+		if !filepath.IsAbs(cwd) {
+			cwd = filepath.Join(env.Workspace, cwd)
+		}
+		env.Workspace = filepath.Clean(cwd)
+	}
 	return &env
+}
+
+// publishChat sends the original's chat event: the assistant text so far
+// (state delta), or how the run ended (final, aborted, error).
+func (r *Runner) publishChat(runID, key, state, text, errMsg string) {
+	if r.Events == nil {
+		return
+	}
+	r.mu.Lock()
+	r.seq["chat:"+runID]++
+	seq := r.seq["chat:"+runID]
+	if state != "delta" {
+		delete(r.seq, "chat:"+runID)
+	}
+	r.mu.Unlock()
+	ev := map[string]any{"runId": runID, "sessionKey": key, "seq": seq, "state": state}
+	if text != "" || state == "final" {
+		ev["message"] = map[string]any{"role": "assistant", "content": []map[string]any{{"type": "text", "text": text}},
+			"timestamp": time.Now().UnixMilli()}
+	}
+	if errMsg != "" {
+		ev["errorMessage"] = errMsg
+	}
+	_ = r.Events.Publish("chat", ev)
 }
 
 func (r *Runner) publish(runID, stream string, data map[string]any) {
@@ -198,11 +249,29 @@ func (r *Runner) Run(ctx context.Context, base *tools.Env, runID string, req Req
 		out.Status, out.Summary, out.StopReason, out.Error = status, summary, stop, msg
 		out.Result.Meta.DurationMs = time.Since(started).Milliseconds()
 		r.publish(runID, "lifecycle", map[string]any{"phase": "end", "status": status, "stopReason": stop, "error": msg})
+		state, final := "final", ""
+		if len(out.Result.Payloads) > 0 {
+			final = out.Result.Payloads[len(out.Result.Payloads)-1].Text
+		}
+		switch {
+		case summary == "aborted":
+			state = "aborted"
+		case status != "ok":
+			state = "error"
+		}
+		r.publishChat(runID, key, state, final, msg)
 		r.mu.Lock()
 		delete(r.seq, runID)
 		r.mu.Unlock()
 		_, _ = r.Sessions.Update(context.WithoutCancel(ctx), key, func(e *sessions.Entry) {
 			e.Status = map[string]string{"ok": "done", "error": "failed", "timeout": "timeout"}[status]
+			if summary == "aborted" && status != "timeout" {
+				e.Status = "killed"
+			}
+			u := out.Result.Meta.AgentMeta.Usage
+			e.InputTokens += int64(u.InputTokens)
+			e.OutputTokens += int64(u.OutputTokens)
+			e.TotalTokens = e.InputTokens + e.OutputTokens
 			e.EndedAt = time.Now().UnixMilli()
 			e.RuntimeMs = e.EndedAt - started.UnixMilli()
 			e.AbortedLastRun = summary == "aborted"
@@ -210,13 +279,18 @@ func (r *Runner) Run(ctx context.Context, base *tools.Env, runID string, req Req
 		return out, nil
 	}
 
-	modelRef := strings.TrimSpace(req.Model)
-	if modelRef == "" {
-		modelRef = ModelFor(cfg, agentID)
+	release, err := r.lane(ctx, key)
+	if err != nil {
+		return finish("error", "aborted", "aborted", "the run was aborted before it started")
 	}
-	entry, err := r.Sessions.Ensure(ctx, key, nil)
+	defer release()
+	entry, err := r.Sessions.Ensure(ctx, key, req.Init)
 	if err != nil {
 		return nil, err
+	}
+	modelRef := strings.TrimSpace(req.Model)
+	if modelRef == "" {
+		modelRef = sessions.EffectiveModel(cfg, entry)
 	}
 	out.Result.Meta.AgentMeta.SessionID = entry.SessionID
 	// The transcript so far, before this turn's message is added.
@@ -248,7 +322,7 @@ func (r *Runner) Run(ctx context.Context, base *tools.Env, runID string, req Req
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	env := agentEnv(base, agentID, key)
+	env := agentEnv(base, agentID, key, req.Cwd)
 	defs, err := toolDefs(env)
 	if err != nil {
 		return finish("error", "failed", "error", err.Error())
@@ -261,10 +335,13 @@ func (r *Runner) Run(ctx context.Context, base *tools.Env, runID string, req Req
 	}
 	for step := 0; step < maxSteps; step++ {
 		out.Steps = step + 1
+		var sofar strings.Builder
 		resp, err := prov.Chat(ctx, providers.Request{Model: ref.Model, System: system, Messages: msgs, Tools: defs,
 			OnDelta: func(d providers.Delta) {
 				if d.Text != "" {
-					r.publish(runID, "assistant", map[string]any{"delta": d.Text})
+					sofar.WriteString(d.Text)
+					r.publish(runID, "assistant", map[string]any{"text": sofar.String(), "delta": d.Text})
+					r.publishChat(runID, key, "delta", sofar.String(), "")
 				}
 			}})
 		if err != nil {

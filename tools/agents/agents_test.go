@@ -81,3 +81,28 @@ func TestAgentsListFallbacksAndThinking(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", b, want)
 	}
 }
+
+// skills.status answers the original's report shape: the workspace and
+// managed dirs, and the SKILL.md folders found there by frontmatter name
+// (none eligible: this build does not load skills into prompts); no
+// skills at all is a valid, empty list.
+func TestSkillsStatus(t *testing.T) {
+	dir := t.TempDir()
+	ws := filepath.Join(dir, "workspace") // the default: <state>/workspace
+	env := &tools.Env{StateDir: dir}
+	r := skillsStatus(env, "")
+	if r["workspaceDir"] != ws || len(r["skills"].([]map[string]any)) != 0 {
+		t.Fatalf("empty report %v", r)
+	}
+	if err := os.MkdirAll(filepath.Join(ws, "skills", "weather"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "skills", "weather", "SKILL.md"), []byte("---\nname: weather\ndescription: \"Get the forecast\"\n---\n# Weather\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	skills := skillsStatus(env, "")["skills"].([]map[string]any)
+	if len(skills) != 1 || skills[0]["name"] != "weather" || skills[0]["description"] != "Get the forecast" ||
+		skills[0]["source"] != "openclaw-workspace" || skills[0]["eligible"] != false {
+		t.Fatalf("skills %v", skills)
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/openclaw-go/openclaw/config"
 	"github.com/openclaw-go/openclaw/netguard"
 	"github.com/openclaw-go/openclaw/tools"
+	"github.com/openclaw-go/openclaw/tools/agentrun"
 )
 
 // Key is the cron service's typed handle: the family's handlers reach the
@@ -25,6 +26,8 @@ var Key = tools.NewServiceKey[*Service]("cron")
 func init() {
 	spec := Key.Spec(newService)
 	spec.Migrations = migrations
+	// agentTurn payloads run through the agent runtime.
+	spec.Requires = []string{agentrun.Key.Name()}
 	tools.RegisterService(spec)
 }
 
@@ -50,6 +53,7 @@ const (
 // pool of maxConcurrentRuns workers running due jobs as gateway tasks.
 type Service struct {
 	repo          repo
+	agent         *agentrun.Service // runs agentTurn payloads; nil: none
 	events        tools.Events
 	jobs          tools.Jobs
 	dbPath        string
@@ -89,6 +93,9 @@ func newService(env *tools.Env) (*Service, error) {
 	}
 	s := newScheduler(repo{db: st.DB()}, cfg, env.StateDir)
 	s.events, s.jobs = env.Events, env.Jobs
+	if rt, err := agentrun.Key.From(env, "cron"); err == nil {
+		s.agent = rt
+	}
 	if os.Getenv("OPENCLAW_SKIP_CRON") == "1" {
 		s.enabled = false
 	}
@@ -450,13 +457,42 @@ func (s *Service) runPayload(ctx context.Context, j *Job) outcome {
 		if j.Payload.Kind != PayloadAgentTurn {
 			return outcome{status: StatusSkipped, err: "isolated job requires payload.kind=agentTurn"}
 		}
-		out = outcome{status: StatusError, err: noRuntimeError, sessionKey: "agent:" + agent + ":cron:" + j.ID}
+		out = s.agentTurn(ctx, j, agent)
 	}
 	s.deliver(ctx, j, &out)
 	return out
 }
 
 func mainSessionKey(agent string) string { return "agent:" + agent + ":main" }
+
+// agentTurn runs an isolated job's agentTurn payload in the job's session
+// (agent:<id>:cron:<jobId>) through the agent runtime: the reply is the
+// run's summary; a failed, aborted or timed-out run is an error.
+func (s *Service) agentTurn(ctx context.Context, j *Job, agent string) outcome {
+	key := "agent:" + agent + ":cron:" + j.ID
+	if s.agent == nil {
+		return outcome{status: StatusError, err: noRuntimeError, sessionKey: key}
+	}
+	if j.Payload.Message == "" {
+		return outcome{status: StatusSkipped, err: "agentTurn requires a non-empty message", sessionKey: key}
+	}
+	var timeout time.Duration
+	if t := j.Payload.TimeoutSeconds; t != nil && *t > 0 {
+		timeout = time.Duration(*t) * time.Second
+	}
+	res, err := s.agent.RunTurn(ctx, agentrun.Turn{Message: j.Payload.Message, AgentID: agent, SessionKey: key, Model: j.Payload.Model, Timeout: timeout})
+	if err != nil {
+		return outcome{status: StatusError, err: err.Error(), sessionKey: key}
+	}
+	var reply string
+	if n := len(res.Result.Payloads); n > 0 {
+		reply = res.Result.Payloads[n-1].Text
+	}
+	if res.Status != "ok" {
+		return outcome{status: StatusError, err: res.Error, summary: reply, sessionKey: key}
+	}
+	return outcome{status: StatusOK, summary: reply, sessionKey: key}
+}
 
 // deliver sends the result per the job's delivery and records how it went.
 func (s *Service) deliver(ctx context.Context, j *Job, out *outcome) {
@@ -487,6 +523,9 @@ func (s *Service) deliver(ctx context.Context, j *Job, out *outcome) {
 		out.delivered = boolp(false)
 		out.deliveryStatus = "not-delivered"
 		out.deliveryError = "the run failed before delivery"
+		if out.status == StatusOK {
+			out.deliveryError = "announce delivery to a channel is not available in this build; the reply is in the job's session"
+		}
 	}
 }
 

@@ -98,6 +98,29 @@ type caller struct {
 	a2a        bool
 }
 
+// Caller is who asks, for the families that act on sessions (sessions_send
+// and sessions_spawn live with the agent runtime).
+type Caller = caller
+
+// CallerOf is who env's subject is, with the visibility config applied.
+func CallerOf(env *tools.Env) Caller { return callerOf(env) }
+
+// Agent is the caller's agent id; SessionKey its session ("" for the local
+// user and operators); IsAgent whether the visibility guard applies.
+func (c caller) Agent() string      { return c.agent }
+func (c caller) SessionKey() string { return c.sessionKey }
+func (c caller) IsAgent() bool      { return c.isAgent }
+func (c caller) Visibility() string { return c.visibility }
+
+// Visible is the spec §3.3 guard for one stored session.
+func (c caller) Visible(e *Entry) bool { return c.visible(e) }
+
+// Resolve finds the stored session a tool names (a key, canonicalised for
+// the caller, or a sessionId); NOT_FOUND when there is none.
+func Resolve(ctx context.Context, s *Service, c Caller, ref string) (*Entry, error) {
+	return resolve(ctx, s, c, ref)
+}
+
 func callerOf(env *tools.Env) caller {
 	cfg := env.Config
 	if cfg == nil {

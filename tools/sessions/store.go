@@ -295,11 +295,20 @@ func (s *Service) Put(ctx context.Context, entries ...*Entry) error {
 // new) and moves its updatedAt, in one transaction: when it returns nil
 // the messages are on disk.
 func (s *Service) Append(ctx context.Context, key string, msgs ...Message) error {
-	if _, err := s.Ensure(ctx, key, nil); err != nil {
-		return err
+	if key == "" {
+		return errors.New("sessions: empty session key")
 	}
+	// One transaction (one commit) creates the session when new and adds
+	// the messages.
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		now := s.now()
+		if _, err := getEntry(ctx, tx, `key = ?`, key); errors.Is(err, ErrNotFound) {
+			if err := putEntry(ctx, tx, &Entry{Key: key, SessionID: uuid.NewString(), UpdatedAt: now, SessionStartedAt: now}); err != nil {
+				return err
+			}
+		} else if err != nil {
+			return err
+		}
 		for _, m := range msgs {
 			if m.Timestamp == 0 {
 				m.Timestamp = now
@@ -463,4 +472,63 @@ func (s *Service) List(ctx context.Context, f Filter) ([]*Entry, int, error) {
 		out = append(out, e)
 	}
 	return out, total, rows.Err()
+}
+
+// Delete removes a session and its transcript in one transaction. It
+// reports whether there was one.
+func (s *Service) Delete(ctx context.Context, key string) (bool, error) {
+	var n int64
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM sessions_entries WHERE key = ?`, key)
+		if err != nil {
+			return fmt.Errorf("sessions: delete %s: %w", key, err)
+		}
+		n, _ = res.RowsAffected()
+		if _, err := tx.ExecContext(ctx, `DELETE FROM sessions_messages WHERE session_key = ?`, key); err != nil {
+			return fmt.Errorf("sessions: delete transcript of %s: %w", key, err)
+		}
+		return nil
+	})
+	return n > 0, err
+}
+
+// ArchivedKey is where Reset moves a session's old transcript: its rows
+// stay (append-only), under a key no list shows.
+func ArchivedKey(sessionID string) string { return "archived:" + sessionID }
+
+// Reset starts key over: a new sessionId, token counts and run state
+// cleared, and the old transcript moved under ArchivedKey(old sessionId),
+// in one transaction. Label, model override and thinking level stay, as
+// the original's reset keeps them.
+func (s *Service) Reset(ctx context.Context, key string) (*Entry, error) {
+	var out *Entry
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		e, err := getEntry(ctx, tx, `key = ?`, key)
+		if err != nil {
+			return err
+		}
+		old := e.SessionID
+		now := s.now()
+		*e = Entry{Key: key, SessionID: uuid.NewString(), UpdatedAt: max(now, e.UpdatedAt), SessionStartedAt: now,
+			Label: e.Label, DisplayName: e.DisplayName, SpawnedBy: e.SpawnedBy, ParentSessionKey: e.ParentSessionKey,
+			Channel: e.Channel, LastChannel: e.LastChannel, ChatType: e.ChatType, ModelOverride: e.ModelOverride,
+			ThinkingLevel: e.ThinkingLevel}
+		if _, err := tx.ExecContext(ctx, `UPDATE sessions_messages SET session_key = ? WHERE session_key = ?`, ArchivedKey(old), key); err != nil {
+			return fmt.Errorf("sessions: archive transcript of %s: %w", key, err)
+		}
+		out = e
+		return putEntry(ctx, tx, e)
+	})
+	return out, err
+}
+
+// CountMessages is how many messages key's transcript holds.
+func (s *Service) CountMessages(ctx context.Context, key string) (int, error) {
+	ctx, cancel := bounded(ctx)
+	defer cancel()
+	var n int
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM sessions_messages WHERE session_key = ?`, key).Scan(&n); err != nil {
+		return 0, fmt.Errorf("sessions: count messages of %s: %w", key, err)
+	}
+	return n, nil
 }

@@ -141,11 +141,12 @@ func TestToolsAndVisibility(t *testing.T) {
 	if h.Get("details.status").String() != "forbidden" {
 		t.Fatalf("history of an invisible session: %s", h.Raw)
 	}
-	// self: only the session itself; agent: the agent's; all: others only with agentToAgent.
+	// self: only the session itself; agent: the agent's (a sub-agent lists only
+	// when it may spawn: maxSpawnDepth 2); all: others only with agentToAgent.
 	if got := keys(agentEnv("agent:main:discord:group:42", `{"tools":{"sessions":{"visibility":"self"}}}`), map[string]any{}); got != "discord:group:42" {
 		t.Fatalf("self sees %q", got)
 	}
-	if got := keys(agentEnv("agent:main:subagent:child", `{"tools":{"sessions":{"visibility":"agent"}}}`), map[string]any{}); strings.Contains(got, "coder") || !strings.Contains(got, "cron:nightly") {
+	if got := keys(agentEnv("agent:main:subagent:child", `{"tools":{"sessions":{"visibility":"agent"}},"agents":{"defaults":{"subagents":{"maxSpawnDepth":2}}}}`), map[string]any{}); strings.Contains(got, "coder") || !strings.Contains(got, "cron:nightly") {
 		t.Fatalf("agent sees %q", got)
 	}
 	if got := keys(agentEnv("agent:main:main", `{"tools":{"sessions":{"visibility":"all"}}}`), map[string]any{}); strings.Contains(got, "coder") {
