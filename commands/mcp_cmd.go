@@ -266,7 +266,7 @@ func (r *runtime) mcpServe(c *cli.Context) error {
 	}); err != nil {
 		fmt.Fprintf(r.stderr, "openclaw mcp: %v (config edits need a restart)\n", err)
 	}
-	t := &mcp.IOTransport{Reader: io.NopCloser(r.stdin), Writer: nopWriteCloser{r.stdout}}
+	t := &mcp.IOTransport{Reader: s.StdinReader(ctx, r.stdin), Writer: nopWriteCloser{r.stdout}}
 	err = s.MCP().Run(ctx, t)
 	if err != nil && ctx.Err() != nil {
 		return nil // SIGTERM/interrupt: a normal end

@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tidwall/gjson"
@@ -48,6 +49,8 @@ type Config struct {
 type Server struct {
 	cfg Config
 	srv *mcp.Server
+
+	inflight atomic.Int64 // calls running (drain.go)
 
 	mu     sync.Mutex
 	listed map[string][]byte // name → the listed tool's JSON (to see changes)
@@ -160,6 +163,8 @@ func (s *Server) Refresh() error {
 func (s *Server) handler(t Tool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, _ error) {
 		var prog *progress
+		s.inflight.Add(1)
+		defer s.inflight.Add(-1)
 		defer func() {
 			if p := recover(); p != nil {
 				s.cfg.Log.Error("mcp tool panic", "tool", t.Name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))

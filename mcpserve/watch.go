@@ -3,6 +3,7 @@ package mcpserve
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -23,6 +24,10 @@ func WatchFile(ctx context.Context, path string, onChange func()) error {
 	dir, name := filepath.Split(filepath.Clean(path))
 	if dir == "" {
 		dir = "."
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil { // the state dir, before any state
+		w.Close()
+		return fmt.Errorf("watch %s: %w", dir, err)
 	}
 	if err := w.Add(dir); err != nil {
 		w.Close()
