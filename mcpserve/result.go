@@ -71,7 +71,10 @@ func textWithMedia(text string, o Options) []mcp.Content {
 			size = st.Size()
 		}
 		lines[i] = fmt.Sprintf("Saved %s: %s (%s)", kind(mt), path, mt)
-		if inlineImages[mt] && !o.OmitImages && size >= 0 && size <= o.maxImage() {
+		if inlineImages[mt] && o.OmitImages {
+			continue // --image-responses omit: the path in the text only
+		}
+		if inlineImages[mt] && size >= 0 && size <= o.maxImage() {
 			if data, err := atomicfile.ReadCapped(path, o.maxImage()); err == nil {
 				extra = append(extra, &mcp.ImageContent{Data: data, MIMEType: mt})
 				continue
