@@ -246,7 +246,10 @@ func (r *runtime) mcpServe(c *cli.Context) error {
 	}
 	s, me, err := r.mcpServer(c)
 	if err != nil {
-		return err
+		// Nothing on stdout but JSON-RPC: the error goes to stderr only.
+		te := tools.AsError(err)
+		fmt.Fprintf(r.stderr, "openclaw: %s\n", te.Message)
+		return exitCode(te.ExitCode())
 	}
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -266,23 +269,18 @@ func (r *runtime) mcpServe(c *cli.Context) error {
 	}); err != nil {
 		fmt.Fprintf(r.stderr, "openclaw mcp: %v (config edits need a restart)\n", err)
 	}
-	t := &mcp.IOTransport{Reader: s.StdinReader(ctx, r.stdin), Writer: nopWriteCloser{r.stdout}}
-	err = s.MCP().Run(ctx, t)
-	if err != nil && ctx.Err() != nil {
-		return nil // SIGTERM/interrupt: a normal end
-	}
-	if err != nil && strings.Contains(err.Error(), "EOF") {
+	in, out := s.Stdio(ctx, r.stdin, r.stdout)
+	err = s.MCP().Run(ctx, &mcp.IOTransport{Reader: in, Writer: out})
+	switch {
+	case err == nil, ctx.Err() != nil: // stdin closed; SIGTERM or interrupt
+		return nil
+	case strings.Contains(err.Error(), "EOF"):
 		return nil
 	}
-	if err != nil {
-		return fmt.Errorf("mcp serve: %w", err)
-	}
-	return nil
+	// Only JSON-RPC on stdout, even now: the reason goes to stderr.
+	fmt.Fprintf(r.stderr, "openclaw mcp serve: session ended: %v\n", err)
+	return exitCode(1)
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 func renderMCPTools(w io.Writer, r gjson.Result) error {
 	for _, t := range r.Array() {

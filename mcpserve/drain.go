@@ -1,48 +1,109 @@
 package mcpserve
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
+	"sync/atomic"
 	"time"
+
+	"github.com/tidwall/gjson"
 )
 
-// drainQuiet is how long no call may be running before stdin's end ends
-// the session: a request read just before the end is being dispatched.
-const drainQuiet = 60 * time.Millisecond
+// drainQuiet is how long nothing may be pending before stdin's end ends
+// the session; drainIdle bounds the wait for replies when no handler runs
+// (a request the SDK answers without a handler is answered at once).
+const (
+	drainQuiet = 30 * time.Millisecond
+	drainIdle  = 2 * time.Second
+)
 
-// StdinReader wraps the stdio input so that its end (the client closed
-// stdin) ends the session only after the calls in flight answered: the SDK
-// drops replies still pending when its reader ends.
-func (s *Server) StdinReader(ctx context.Context, r io.Reader) io.ReadCloser {
-	return &drainReader{s: s, r: r, ctx: ctx}
+// Stdio returns the stdio input and output for the SDK's IOTransport,
+// wrapped so that the input's end (the client closed stdin) ends the
+// session only after every request read was answered: the SDK drops
+// replies still pending when its reader ends.
+func (s *Server) Stdio(ctx context.Context, r io.Reader, w io.Writer) (io.ReadCloser, io.WriteCloser) {
+	d := &drain{s: s, ctx: ctx}
+	return &drainReader{d: d, r: r}, &drainWriter{d: d, w: w}
+}
+
+type drain struct {
+	s                  *Server
+	ctx                context.Context
+	requests, answered atomic.Int64
 }
 
 type drainReader struct {
-	s   *Server
-	r   io.Reader
-	ctx context.Context
+	d    *drain
+	r    io.Reader
+	line []byte
 }
 
-func (d *drainReader) Read(p []byte) (int, error) {
-	n, err := d.r.Read(p)
+type drainWriter struct {
+	d    *drain
+	w    io.Writer
+	line []byte
+}
+
+// lines calls f on each complete line in p (buf keeps the partial one).
+func lines(buf *[]byte, p []byte, f func([]byte)) {
+	*buf = append(*buf, p...)
+	for {
+		i := bytes.IndexByte(*buf, '\n')
+		if i < 0 {
+			return
+		}
+		f((*buf)[:i])
+		*buf = (*buf)[i+1:]
+	}
+}
+
+func (r *drainReader) Read(p []byte) (int, error) {
+	n, err := r.r.Read(p)
+	if n > 0 {
+		lines(&r.line, p[:n], func(l []byte) {
+			if m := gjson.GetBytes(l, "method"); m.Exists() && gjson.GetBytes(l, "id").Exists() {
+				r.d.requests.Add(1)
+			}
+		})
+	}
 	if !errors.Is(err, io.EOF) || n > 0 {
 		return n, err
 	}
-	quiet := time.Duration(0)
-	for quiet < drainQuiet {
+	d := r.d
+	quiet, idle := time.Duration(0), time.Duration(0)
+	for quiet < drainQuiet && idle < drainIdle {
 		select {
 		case <-d.ctx.Done():
 			return 0, io.EOF
-		case <-time.After(10 * time.Millisecond):
+		case <-time.After(5 * time.Millisecond):
 		}
-		if d.s.inflight.Load() > 0 {
+		pending := d.answered.Load() < d.requests.Load()
+		running := d.s.inflight.Load() > 0
+		switch {
+		case !pending:
+			quiet += 5 * time.Millisecond
+		case running:
+			quiet, idle = 0, 0
+		default:
 			quiet = 0
-		} else {
-			quiet += 10 * time.Millisecond
+			idle += 5 * time.Millisecond
 		}
 	}
 	return 0, io.EOF
 }
 
-func (d *drainReader) Close() error { return nil }
+func (r *drainReader) Close() error { return nil }
+
+func (w *drainWriter) Write(p []byte) (int, error) {
+	n, err := w.w.Write(p)
+	lines(&w.line, p[:n], func(l []byte) {
+		if gjson.GetBytes(l, "id").Exists() && !gjson.GetBytes(l, "method").Exists() {
+			w.d.answered.Add(1)
+		}
+	})
+	return n, err
+}
+
+func (w *drainWriter) Close() error { return nil }
