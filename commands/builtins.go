@@ -30,6 +30,7 @@ func (r *runtime) builtinCommands() []*cli.Command {
 		r.configureCommand(),
 		r.docsCommand(),
 		r.doctorCommand(),
+		r.mcpCommand(),
 		{
 			Name:  "version",
 			Usage: "print the version (on a terminal the line -v prints; piped or with --json {\"version\"})",

@@ -127,3 +127,5 @@ func cmdListen(ts *testscript.TestScript, neg bool, args []string) {
 	}()
 	ts.Defer(func() { l.Close() })
 }
+
+func TestScriptsMCP(t *testing.T) { t.Parallel(); testscript.Run(t, scriptParams("mcp")) }

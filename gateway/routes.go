@@ -9,7 +9,9 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/openclaw-go/openclaw/mcpserve"
 	"github.com/openclaw-go/openclaw/protocol"
+	"github.com/openclaw-go/openclaw/tools"
 )
 
 // routes is the gateway's HTTP side: net/http.ServeMux patterns for plain
@@ -30,10 +32,29 @@ func newRoutes(s *Server) *routes {
 	rt.plain.HandleFunc("/ready", s.serveReady)
 	rt.plain.HandleFunc("/readyz", s.serveReady)
 	rt.plain.Handle(MediaRoute, s.guard(mediaScope, http.HandlerFunc(s.serveMedia)))
+	rt.plain.Handle("POST /mcp", s.guard(protocol.ScopeWrite, s.mcpHandler()))
 	rt.plain.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusNotFound, "not_found", "not found")
 	})
 	return rt
+}
+
+// mcpHandler is POST /mcp: the MCP front door (mcpserve) as stateless
+// streamable HTTP, behind the bearer guard. Each request gets a server
+// built from the current config, with the original's /tools/invoke deny
+// list (cron, gateway, sessions_send, sessions_spawn, whatsapp_login) as
+// its default deny; calls run here through tools.Invoke as caller kind mcp.
+func (s *Server) mcpHandler() http.Handler {
+	return mcpserve.HTTPHandler(func(*http.Request) (*mcpserve.Server, error) {
+		return mcpserve.New(mcpserve.Config{
+			Options: mcpserve.Options{DefaultDeny: mcpserve.HTTPDeny},
+			Env: func() (*tools.Env, error) {
+				env := s.baseEnv()
+				return &env, nil
+			},
+			Version: s.opts.Version,
+		})
+	})
 }
 
 // ServeHTTP is the one handler of the port.

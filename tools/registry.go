@@ -125,9 +125,26 @@ type Action struct {
 	// the step a removal is reported under.
 	AvailableKey string
 
+	// ReadOnly, Destructive, Idempotent and OpenWorld describe what the
+	// action does to the world, for front doors that tell clients (MCP
+	// tool annotations; `mcp serve --read-only` keeps ReadOnly actions
+	// only). They are hints, never enforcement: policy decides what runs.
+	// ReadOnly: it modifies nothing. Destructive: it may delete or
+	// overwrite (false: it only adds). Idempotent: repeating the same call
+	// has no further effect. OpenWorld: it reaches things outside this
+	// machine's state (the web, chat platforms, other devices). An action
+	// with none of them set has not been described: front doors assume
+	// the worst of it (MCP's defaults: destructive, open world).
+	ReadOnly, Destructive, Idempotent, OpenWorld bool
+
 	once     sync.Once
 	compiled *compiledSchema
 	err      error
+}
+
+// Described reports whether the family set any of the action's hints.
+func (a *Action) Described() bool {
+	return a.ReadOnly || a.Destructive || a.Idempotent || a.OpenWorld
 }
 
 // ID is the registry key: the wire method for gateway-native actions,

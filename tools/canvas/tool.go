@@ -80,6 +80,7 @@ func command(words ...string) []string { return append([]string{"nodes", "canvas
 func reg(a *tools.Action) {
 	a.Tool = "canvas"
 	a.Where = tools.Gateway
+	hint(a)
 	if a.Flags == nil {
 		a.Flags = cliFlags
 	}
@@ -483,4 +484,20 @@ func renderPush(w io.Writer, r gjson.Result) error {
 	}
 	_, err := fmt.Fprintf(w, "canvas a2ui push ok (%s, %d message%s)\n", r.Get("details.version").String(), n, s)
 	return err
+}
+
+// hint sets an action's behaviour hints (tools.Action.ReadOnly…): the
+// canvas is on another device, so every action is open-world.
+func hint(a *tools.Action) {
+	a.OpenWorld = true
+	switch a.Verb {
+	case "snapshot":
+		a.ReadOnly, a.Idempotent = true, true
+	case "present", "hide", "navigate":
+		a.Idempotent = true
+	case "a2ui_reset":
+		a.Destructive, a.Idempotent = true, true
+	case "eval":
+		a.Destructive = true
+	}
 }

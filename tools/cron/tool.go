@@ -52,7 +52,8 @@ const toolDescription = `Manage scheduled jobs on the gateway (cron). Actions: s
 
 func init() {
 	tools.Register(&tools.Action{Tool: "cron", Summary: "Manage scheduled jobs (cron)", Description: toolDescription,
-		Where: tools.Gateway, Schema: toolSchema, Run: toolRun})
+		Where: tools.Gateway, Schema: toolSchema, Run: toolRun,
+		Destructive: true}) // one action for status…remove: the worst of them
 }
 
 // toolRun dispatches on action, as the original's tool does.

@@ -31,8 +31,10 @@ const (
 
 func init() {
 	tools.Register(&tools.Action{
-		Tool:    "exec",
-		Summary: "Run a shell command (own process group; timeout, output caps, optional PTY or background session)",
+		Tool:        "exec",
+		Destructive: true,
+		OpenWorld:   true,
+		Summary:     "Run a shell command (own process group; timeout, output caps, optional PTY or background session)",
 		Description: "Runs `$SHELL -c COMMAND` in the workspace (created on the gateway if missing; a local run " +
 			"without one uses the current directory). Output is capped (200000 bytes kept, the tail) " +
 			"and the whole process group is killed on timeout (default 1800 s), Ctrl-C or kill. " +

@@ -35,6 +35,11 @@ func init() {
 			Tool: "process", Verb: verb, Summary: summary, Scope: tools.ScopeWrite, Where: tools.Gateway, Args: args,
 			Schema: `{"type":"object","properties":{` + props + `},"required":` + req + `}`,
 			Run:    run, Render: render,
+			// list/poll/log only read; kill/clear/remove end or forget a
+			// session (again: no further effect); input may do anything.
+			ReadOnly:    verb == "list" || verb == "poll" || verb == "log",
+			Idempotent:  verb == "list" || verb == "log" || verb == "kill" || verb == "clear" || verb == "remove",
+			Destructive: verb != "list" && verb != "poll" && verb != "log",
 		})
 	}
 	reg("list", "List running and recent background exec sessions of this agent", ``, nil, tools.Typed(processList))

@@ -16,8 +16,9 @@ var editSchema string
 
 func init() {
 	tools.Register(&tools.Action{
-		Tool:    "edit",
-		Summary: "Replace one unique piece of text in a file",
+		Tool:        "edit",
+		Destructive: true,
+		Summary:     "Replace one unique piece of text in a file",
 		Description: "oldText must occur exactly once. When it does not match exactly, " +
 			"a loose match is tried (trailing spaces, smart quotes, Unicode dashes and " +
 			"spaces, NFKC); the replacement then goes into the original text at that " +

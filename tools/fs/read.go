@@ -23,8 +23,10 @@ var readSchema string
 
 func init() {
 	tools.Register(&tools.Action{
-		Tool:    "read",
-		Summary: "Read a text file (raw, paged by offset/limit) or an image",
+		Tool:       "read",
+		ReadOnly:   true,
+		Idempotent: true,
+		Summary:    "Read a text file (raw, paged by offset/limit) or an image",
 		Description: "Returns the raw file text, no line numbers. A page stops at " +
 			"2000 lines or 50 KB, whichever comes first, and ends with a notice " +
 			"naming the offset to continue from. PNG, JPEG, GIF and WebP files " +

@@ -16,8 +16,10 @@ var writeSchema string
 
 func init() {
 	tools.Register(&tools.Action{
-		Tool:    "write",
-		Summary: "Write a file (create or overwrite), creating parent directories",
+		Tool:        "write",
+		Destructive: true,
+		Idempotent:  true,
+		Summary:     "Write a file (create or overwrite), creating parent directories",
 		Description: "Replaces the whole file with content. Relative paths resolve in " +
 			"the agent workspace.",
 		Examples: []string{

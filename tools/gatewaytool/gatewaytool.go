@@ -54,6 +54,10 @@ func init() {
 			Tool: "gateway", Verb: verb, Summary: summary, Scope: scope, Where: tools.Gateway, Args: args, StdinParam: stdin, Examples: examples,
 			Schema: `{"type":"object","properties":{` + props + `,` + gatewayToolCommon + `},"required":` + string(req) + `,"additionalProperties":false}`,
 			Run:    run, Render: render,
+			ReadOnly:    verb == "config.get" || verb == "config.schema.lookup",
+			Idempotent:  verb == "config.get" || verb == "config.schema.lookup" || verb == "config.apply",
+			Destructive: verb != "config.get" && verb != "config.schema.lookup",
+			OpenWorld:   verb == "update.run",
 		})
 	}
 	reg("restart", "Restart the gateway in place after a delay (config reload, connections kept)", tools.ScopeAdmin,

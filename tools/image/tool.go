@@ -29,8 +29,10 @@ const (
 
 func init() {
 	tools.Register(&tools.Action{
-		Tool:    "image",
-		Summary: "Ask the configured image model about an image",
+		Tool:      "image",
+		ReadOnly:  true,
+		OpenWorld: true,
+		Summary:   "Ask the configured image model about an image",
 		Description: "Sends an image (a path, file://, data: or http(s) URL) and a prompt to the image model (agents.defaults.imageModel, " +
 			"or a configured model whose catalog entry declares image input) and returns its answer. " +
 			"Needs models.providers.<id> and an image model. URLs are fetched through web_fetch's " +

@@ -42,8 +42,10 @@ var (
 
 func init() {
 	tools.Register(&tools.Action{
-		Tool:    "memory_search",
-		Summary: "Search MEMORY.md and memory/*.md of the agent workspace (hybrid or BM25)",
+		Tool:       "memory_search",
+		ReadOnly:   true,
+		Idempotent: true,
+		Summary:    "Search MEMORY.md and memory/*.md of the agent workspace (hybrid or BM25)",
 		Description: "Before answering anything about prior work, decisions, dates, people, " +
 			"preferences, or todos: run memory_search; then use memory_get to pull only the " +
 			"needed lines. Results name the file and line range. Ranking is hybrid (embeddings " +
@@ -61,8 +63,10 @@ func init() {
 		Render: renderSearch,
 	})
 	tools.Register(&tools.Action{
-		Tool:    "memory_get",
-		Summary: "Read lines of a memory note (MEMORY.md or memory/*.md only)",
+		Tool:       "memory_get",
+		ReadOnly:   true,
+		Idempotent: true,
+		Summary:    "Read lines of a memory note (MEMORY.md or memory/*.md only)",
 		Description: "Returns exactly the requested lines of one memory file; paths outside " +
 			"MEMORY.md and memory/ of the workspace, and symlinks, are refused.",
 		Examples: []string{
@@ -75,8 +79,9 @@ func init() {
 		Render: renderGet,
 	})
 	tools.Register(&tools.Action{
-		Tool:    "memory_index",
-		Summary: "Bring the memory index up to date (searches do this by themselves)",
+		Tool:       "memory_index",
+		Idempotent: true,
+		Summary:    "Bring the memory index up to date (searches do this by themselves)",
 		Description: "Re-reads the notes whose size, mtime, ctime or inode changed and drops deleted ones, " +
 			"and embeds the chunks that have no vector yet when an embeddings provider is " +
 			"configured; --force rebuilds the index from scratch (cached vectors are kept).",

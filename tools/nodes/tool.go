@@ -38,6 +38,7 @@ func objReq(req []string, props ...string) string {
 func reg(a *tools.Action) {
 	a.Tool = "nodes"
 	a.Where = tools.Gateway
+	hint(a)
 	if a.Scope == "" {
 		a.Scope = tools.ScopeWrite
 	}
@@ -487,4 +488,22 @@ func runNotify(ctx context.Context, env *tools.Env, raw json.RawMessage) (any, e
 		return nil, err
 	}
 	return tools.JSONResult(map[string]any{"ok": true})
+}
+
+// hint sets an action's behaviour hints (tools.Action.ReadOnly…): every
+// nodes action reaches another device, so all are open-world.
+func hint(a *tools.Action) {
+	a.OpenWorld = true
+	switch a.Verb {
+	case "status", "describe", "pending", "camera_list", "camera_snap", "camera_clip", "screen_record",
+		"device_health", "device_info", "device_permissions", "device_status", "location_get",
+		"notifications_list", "which":
+		a.ReadOnly, a.Idempotent = true, true
+	case "approve", "reject", "rename":
+		a.Idempotent = true
+	case "remove":
+		a.Destructive, a.Idempotent = true, true
+	case "invoke", "run", "notifications_action":
+		a.Destructive = true
+	}
 }

@@ -25,8 +25,9 @@ const schema = `{
 
 func init() {
 	tools.Register(&tools.Action{
-		Tool:    "apply_patch",
-		Summary: "Apply a multi-file patch (*** Begin Patch format), all or nothing",
+		Tool:        "apply_patch",
+		Destructive: true,
+		Summary:     "Apply a multi-file patch (*** Begin Patch format), all or nothing",
 		Description: "Adds, deletes, updates and moves files in one patch. Every hunk of every " +
 			"file is checked before anything is written; if one fails, no file changes. " +
 			"Context lines match exactly, then ignoring trailing whitespace, then ignoring " +

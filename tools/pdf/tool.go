@@ -29,8 +29,10 @@ const (
 
 func init() {
 	tools.Register(&tools.Action{
-		Tool:    "pdf",
-		Summary: "Analyze PDF documents with a model, or extract their text",
+		Tool:      "pdf",
+		ReadOnly:  true,
+		OpenWorld: true,
+		Summary:   "Analyze PDF documents with a model, or extract their text",
 		Description: "Reads up to 10 PDFs (paths or http(s) URLs; default: the first 20 pages; " +
 			"pages \"1-5\" or \"1,3,7-9\" to choose) and answers the prompt with " +
 			"agents.defaults.pdfModel (else imageModel): Anthropic models get the file itself, " +

@@ -41,8 +41,10 @@ var slowAfter = 2 * time.Second
 
 func init() {
 	tools.Register(&tools.Action{
-		Tool:    "web_fetch",
-		Summary: "Fetch a URL and extract its readable content (Markdown or text)",
+		Tool:      "web_fetch",
+		ReadOnly:  true,
+		OpenWorld: true,
+		Summary:   "Fetch a URL and extract its readable content (Markdown or text)",
 		Description: "Plain HTTP GET, no JavaScript. HTML goes through readability then " +
 			"Markdown (tables stay tables); JSON is pretty-printed, other text passed " +
 			"through. Private, loopback, link-local and metadata addresses are refused " +

@@ -32,8 +32,10 @@ const (
 
 func init() {
 	tools.Register(&tools.Action{
-		Tool:    "web_search",
-		Summary: "Search the web (Brave, Perplexity, Gemini, Grok or Kimi)",
+		Tool:      "web_search",
+		ReadOnly:  true,
+		OpenWorld: true,
+		Summary:   "Search the web (Brave, Perplexity, Gemini, Grok or Kimi)",
 		Description: "Uses tools.web.search.provider, else the first provider with a key " +
 			"(Brave, Gemini, Perplexity, Grok, Kimi; keys from config or BRAVE_API_KEY, " +
 			"GEMINI_API_KEY, PERPLEXITY_API_KEY/OPENROUTER_API_KEY, XAI_API_KEY, " +

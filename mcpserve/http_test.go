@@ -1,0 +1,82 @@
+package mcpserve_test
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/openclaw-go/openclaw/gateway/gatewaytest"
+)
+
+type bearer struct {
+	token string
+	base  http.RoundTripper
+}
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return b.base.RoundTrip(r)
+}
+
+// The gateway's POST /mcp: stateless streamable HTTP behind the gateway
+// token, in both eras, with the /tools/invoke deny list.
+func TestGatewayHTTP(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "openclaw.json"), []byte(`{agents: {defaults: {workspace: "`+dir+`"}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	g := gatewaytest.Start(t, dir, "sekret", 0)
+	endpoint := strings.Replace(g.URL, "ws://", "http://", 1) + "/mcp"
+
+	// Without the bearer: 401, nothing served.
+	resp, err := http.Post(endpoint, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("no bearer: %d, want 401", resp.StatusCode)
+	}
+	// A wrong bearer: 401 too.
+	wrong := &mcp.StreamableClientTransport{Endpoint: endpoint, HTTPClient: &http.Client{Transport: bearer{"nope", http.DefaultTransport}}}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if _, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, wrong, nil); err == nil {
+		t.Errorf("a wrong bearer connected")
+	}
+
+	for _, era := range eras {
+		t.Run(eraName(era), func(t *testing.T) {
+			tr := &mcp.StreamableClientTransport{Endpoint: endpoint, HTTPClient: &http.Client{Transport: bearer{"sekret", http.DefaultTransport}}}
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, tr, &mcp.ClientSessionOptions{ProtocolVersion: era})
+			if err != nil {
+				t.Fatalf("connect: %v", err)
+			}
+			defer cs.Close()
+			list := names(t, cs)
+			if !slices.Contains(list, "memory_search") {
+				t.Errorf("list %v", list)
+			}
+			for _, denied := range []string{"cron", "gateway"} {
+				if slices.Contains(list, denied) {
+					t.Errorf("HTTP lists %s: %v", denied, list)
+				}
+			}
+			if err := os.WriteFile(filepath.Join(dir, "MEMORY.md"), []byte("# notes\nthe deploy key rotates on fridays\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "memory_get", Arguments: map[string]any{"path": "MEMORY.md"}})
+			if err != nil || res.IsError || !strings.Contains(text(res), "fridays") {
+				t.Fatalf("memory_get over HTTP: %v %q", err, text(res))
+			}
+		})
+	}
+}
