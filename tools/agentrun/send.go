@@ -26,7 +26,7 @@ const (
 
 func init() {
 	tools.Register(&tools.Action{
-		Tool: "sessions_send", Where: tools.Gateway, Scope: protocol.ScopeWrite,
+		Tool: "sessions_send", Where: tools.Gateway, Scope: protocol.ScopeWrite, OpenWorld: true,
 		Summary: "Send a message to another session and wait for its reply",
 		Description: "Send a message into another session (sessionKey, or label [+ agentId], or agentId alone for that agent's main session). " +
 			"Waits up to timeoutSeconds (default 30) for the reply; 0 sends and returns at once. Afterwards the two sessions may " +

@@ -42,7 +42,7 @@ var spawnRejected = []string{"target", "transport", "channel", "to", "threadId",
 
 func init() {
 	tools.Register(&tools.Action{
-		Tool: "sessions_spawn", Where: tools.Gateway, Scope: protocol.ScopeWrite,
+		Tool: "sessions_spawn", Where: tools.Gateway, Scope: protocol.ScopeWrite, OpenWorld: true,
 		Summary: "Start a sub-agent on a task; it announces its result back to this session",
 		Description: "Spawn a sub-agent run in a new session (agent:<id>:subagent:<uuid>) for task. Returns accepted at once; " +
 			"when the child ends, its Status and Result are announced back to this session as a new turn. " +

@@ -17,7 +17,7 @@ import (
 
 func init() {
 	tools.Register(&tools.Action{
-		Tool: "agents_list", Where: tools.Gateway, Scope: protocol.ScopeRead,
+		Tool: "agents_list", Where: tools.Gateway, Scope: protocol.ScopeRead, ReadOnly: true, Idempotent: true,
 		Summary: "List the agents this session may spawn sub-agents under",
 		Description: "List agent ids you can target with sessions_spawn (agents.list[].subagents.allowAgents): " +
 			"the requester first, then the rest by id, each with its resolved model.",

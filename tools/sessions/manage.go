@@ -29,7 +29,7 @@ const (
 
 func init() {
 	tools.Register(&tools.Action{
-		Tool: "session_status", Where: tools.Gateway, Scope: protocol.ScopeRead,
+		Tool: "session_status", Where: tools.Gateway, Scope: protocol.ScopeRead, Idempotent: true,
 		Summary: "Show a session's status card; set or clear its model override",
 		Description: "Show the status of a session (default: the current one; a key or a sessionId): model, tokens, " +
 			"thinking level, run state. model sets a per-session model override (provider/model); \"default\" clears it.",

@@ -56,7 +56,7 @@ func init() {
 		Hidden: true,
 	})
 	tools.Register(&tools.Action{
-		Tool: "sessions_list", Where: tools.Gateway, Scope: protocol.ScopeRead,
+		Tool: "sessions_list", Where: tools.Gateway, Scope: protocol.ScopeRead, ReadOnly: true, Idempotent: true,
 		Summary: "List sessions with optional filters and last messages",
 		Description: "List sessions visible to this session (tools.sessions.visibility), newest first. " +
 			"kinds filters by main|group|cron|hook|node|other, activeMinutes keeps recently updated ones, " +
@@ -74,7 +74,7 @@ func init() {
 		Render: renderToolList,
 	})
 	tools.Register(&tools.Action{
-		Tool: "sessions_history", Where: tools.Gateway, Scope: protocol.ScopeRead,
+		Tool: "sessions_history", Where: tools.Gateway, Scope: protocol.ScopeRead, ReadOnly: true, Idempotent: true,
 		Summary: "Show a session's transcript",
 		Description: "Fetch the messages of a session (a key from sessions_list, \"main\", or a sessionId). " +
 			"Tool results are left out unless includeTools.",
