@@ -1,0 +1,160 @@
+package message
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/openclaw-go/openclaw/channels"
+	"github.com/openclaw-go/openclaw/protocol"
+	"github.com/openclaw-go/openclaw/tools"
+)
+
+// The gateway's `send` (SendParams, gateway-protocol §5) and
+// `message.action` (what the original CLI's `openclaw message <action>`
+// calls) methods. Both run the message tool's action through the one door,
+// as the caller, so the scopes, the tool policy and the cross-context rule
+// are the tool's.
+
+const sendSchema = `{"type":"object","properties":{
+	"to":{"type":"string","minLength":1},"idempotencyKey":{"type":"string","minLength":1},
+	"message":{"type":"string"},"mediaUrl":{"type":"string"},"mediaUrls":{"type":"array","items":{"type":"string"}},
+	"buffer":{"type":"string"},"filename":{"type":"string"},"contentType":{"type":"string"},
+	"asVoice":{"type":"boolean"},"gifPlayback":{"type":"boolean"},"forceDocument":{"type":"boolean"},"parseMode":{"type":"string"},
+	"channel":{"type":"string"},"accountId":{"type":"string"},"agentId":{"type":"string"},
+	"replyToId":{"type":"string"},"threadId":{"type":["string","number"]},"silent":{"type":"boolean"},"sessionKey":{"type":"string"}
+},"required":["to","idempotencyKey"],"additionalProperties":true}`
+
+const actionSchema = `{"type":"object","properties":{
+	"channel":{"type":"string"},"action":{"type":"string","minLength":1},"params":{"type":"object"},
+	"accountId":{"type":"string"},"sessionKey":{"type":"string"},"sessionId":{"type":"string"},"agentId":{"type":"string"},
+	"idempotencyKey":{"type":"string"}
+},"required":["action"],"additionalProperties":true}`
+
+func init() {
+	tools.Register(&tools.Action{
+		Method: "send", Where: tools.Gateway, Scope: protocol.ScopeWrite, Hidden: true,
+		Summary: "Send a message to a channel target (SendParams); the result carries the platform's message id",
+		Schema:  sendSchema,
+		Run:     runSend,
+	})
+	tools.Register(&tools.Action{
+		Method: "message.action", Where: tools.Gateway, Scope: protocol.ScopeWrite, Hidden: true,
+		Summary: "Run a message tool action on a channel ({channel, action, params}), as the original CLI's `message <action>` does",
+		Schema:  actionSchema,
+		Run:     runAction,
+	})
+}
+
+func invokeAction(ctx context.Context, env *tools.Env, action string, p map[string]any) (map[string]any, error) {
+	if tools.Lookup("message."+action) == nil {
+		return nil, tools.Errorf(tools.CodeInvalidParams, "Unknown message action %q (known: %s)", action, strings.Join(channels.Actions, ", "))
+	}
+	b, err := json.Marshal(p)
+	if err != nil {
+		return nil, err
+	}
+	out, err := tools.Invoke(ctx, env, tools.Call{Tool: "message", Verb: action, Args: b})
+	if err != nil {
+		return nil, err
+	}
+	var res map[string]any
+	if err := json.Unmarshal(out, &res); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func runSend(ctx context.Context, env *tools.Env, raw json.RawMessage) (any, error) {
+	j := gjson.ParseBytes(raw)
+	p := map[string]any{"target": j.Get("to").String()}
+	for from, to := range map[string]string{"message": "message", "mediaUrl": "media", "buffer": "buffer", "filename": "filename",
+		"contentType": "contentType", "channel": "channel", "accountId": "accountId", "replyToId": "replyTo", "threadId": "threadId",
+		"sessionKey": "sessionKey"} {
+		if v := j.Get(from); v.Exists() && v.String() != "" {
+			p[to] = v.String()
+		}
+	}
+	if v := j.Get("silent"); v.Exists() {
+		p["silent"] = v.Bool()
+	}
+	var urls []string
+	for _, u := range j.Get("mediaUrls").Array() {
+		if s := u.String(); s != "" && s != p["media"] {
+			urls = append(urls, s)
+		}
+	}
+	if len(urls) > 0 {
+		p["mediaUrls"] = urls
+	}
+	res, err := invokeAction(ctx, env, "send", p)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]any{"runId": j.Get("idempotencyKey").String(), "messageId": res["messageId"], "channel": res["channel"]}
+	for _, k := range []string{"chatId", "channelId", "messageIds", "to", "accountId"} {
+		if v, ok := res[k]; ok {
+			out[k] = v
+		}
+	}
+	return out, nil
+}
+
+// actionAliases maps the original's param spellings onto ours.
+var actionAliases = map[string]string{"to": "target", "message_id": "messageId", "path": "media", "filePath": "media",
+	"mimeType": "contentType", "caption": "message", "text": "message"}
+
+func runAction(ctx context.Context, env *tools.Env, raw json.RawMessage) (any, error) {
+	j := gjson.ParseBytes(raw)
+	action := j.Get("action").String()
+	a := tools.Lookup("message." + action)
+	if a == nil {
+		return nil, tools.Errorf(tools.CodeInvalidParams, "Unknown message action %q (known: %s)", action, strings.Join(channels.Actions, ", "))
+	}
+	allowed := gjson.Get(a.Schema, "properties")
+	p := map[string]any{}
+	var ignored []string
+	j.Get("params").ForEach(func(k, v gjson.Result) bool {
+		key := k.String()
+		if al, ok := actionAliases[key]; ok {
+			if _, set := p[al]; set || j.Get("params."+al).Exists() {
+				return true
+			}
+			key = al
+		}
+		if !allowed.Get(gjson.Escape(key)).Exists() {
+			if !strings.HasPrefix(key, "__") && key != "action" {
+				ignored = append(ignored, key)
+			}
+			return true
+		}
+		val := v.Value()
+		if key == "media" {
+			if arr := v.Array(); v.IsArray() && len(arr) > 0 {
+				val = arr[0].String()
+			}
+		}
+		if key == "threadId" || key == "messageId" || key == "replyTo" {
+			val = v.String()
+		}
+		p[key] = val
+		return true
+	})
+	for _, k := range []string{"channel", "accountId", "sessionKey"} {
+		if v := j.Get(k).String(); v != "" {
+			if _, set := p[k]; !set && allowed.Get(k).Exists() {
+				p[k] = v
+			}
+		}
+	}
+	res, err := invokeAction(ctx, env, action, p)
+	if err != nil {
+		return nil, err
+	}
+	if len(ignored) > 0 {
+		res["ignoredParams"] = ignored
+	}
+	return res, nil
+}
