@@ -91,6 +91,10 @@ func do(ctx context.Context, env *tools.Env, p params) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
+	needsTarget := !targetless[action] && !(strings.EqualFold(p.Channel, "telegram") && action == "permissions")
+	if target == "" && bound == nil && needsTarget {
+		return nil, missingTarget(action, strings.ToLower(p.Channel))
+	}
 	channel, err := resolveChannel(cfg, p.Channel, target, bound)
 	if err != nil {
 		return nil, err
@@ -105,9 +109,8 @@ func do(ctx context.Context, env *tools.Env, p params) (map[string]any, error) {
 			p.AccountID = bound.AccountID
 		}
 	}
-	if target == "" && !targetless[action] && !(channel == "telegram" && action == "permissions") {
-		return nil, tools.Errorf(tools.CodeInvalidParams, "Action %s requires a target. Pass --target (%s), or call it from a chat session.", action, targetHelp(channel)).
-			WithDetails(map[string]any{"missing": "target", "channel": channel})
+	if target == "" && needsTarget && !(channel == "telegram" && action == "permissions") {
+		return nil, missingTarget(action, channel)
 	}
 	if mutations[action] && bound != nil {
 		if err := crossContext(cfg, bound, channel, target); err != nil {
@@ -169,6 +172,13 @@ func firstNonEmpty(ss ...string) string {
 	return ""
 }
 
+// missingTarget is the error of an action without a destination (the
+// original's "Action send requires a target."), naming the flag and forms.
+func missingTarget(action, channel string) error {
+	return tools.Errorf(tools.CodeInvalidParams, "Action %s requires a target. Pass --target (%s), or call it from a chat session.", action, targetHelp(channel)).
+		WithDetails(map[string]any{"missing": "target", "channel": channel})
+}
+
 func targetHelp(channel string) string {
 	switch channel {
 	case "telegram":
@@ -178,7 +188,7 @@ func targetHelp(channel string) string {
 	case "slack":
 		return "a Slack channel:<id>, user:<id> or channel id"
 	}
-	return "the destination"
+	return "Telegram chat id or @username; Discord/Slack channel:<id> or user:<id>"
 }
 
 // resolveChannel (spec §4.3): the explicit channel; else a target's
