@@ -254,7 +254,11 @@ func (a *api) apiError(what string, r *response) error {
 	hint := ""
 	switch {
 	case r.status == http.StatusUnauthorized:
-		hint = fmt.Sprintf("; check the token (channels.%s, source %s)", a.acct.Channel, a.acct.TokenSource)
+		where := "channels." + a.acct.Channel
+		if a.acct.ID != "" && a.acct.ID != DefaultAccount {
+			where += ".accounts." + a.acct.ID
+		}
+		hint = fmt.Sprintf("; check the token (%s, source %s)", where, a.acct.TokenSource)
 	case r.status == http.StatusForbidden || strings.Contains(text, "missing_scope") || strings.Contains(text, "not_allowed"):
 		hint = "; check the bot's permissions in that chat/channel (and its scopes)"
 	case r.status == http.StatusNotFound || strings.Contains(text, "not found") || strings.Contains(text, "not_found"):
