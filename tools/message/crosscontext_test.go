@@ -163,7 +163,7 @@ func TestMediaRootsForModels(t *testing.T) {
 		t.Fatalf("%v", c)
 	}
 	_, err := send(env, `{"target":"1","media":"`+outside+`"}`)
-	if exitOf(err) != 3 || !strings.Contains(err.Error(), "outside the workspace") {
+	if exitOf(err) != 3 || !strings.Contains(err.Error(), "outside the media roots") {
 		t.Fatalf("%v", err)
 	}
 	// The local user attaches any file.

@@ -70,7 +70,7 @@ func invokeAction(ctx context.Context, env *tools.Env, action string, p map[stri
 func runSend(ctx context.Context, env *tools.Env, raw json.RawMessage) (any, error) {
 	j := gjson.ParseBytes(raw)
 	p := map[string]any{"target": j.Get("to").String()}
-	for from, to := range map[string]string{"message": "message", "mediaUrl": "media", "buffer": "buffer", "filename": "filename",
+	for from, to := range map[string]string{"message": "message", "buffer": "buffer", "filename": "filename",
 		"contentType": "contentType", "channel": "channel", "accountId": "accountId", "replyToId": "replyTo", "threadId": "threadId",
 		"sessionKey": "sessionKey"} {
 		if v := j.Get(from); v.Exists() && v.String() != "" {
@@ -81,13 +81,16 @@ func runSend(ctx context.Context, env *tools.Env, raw json.RawMessage) (any, err
 		p["silent"] = v.Bool()
 	}
 	var urls []string
+	if u := j.Get("mediaUrl").String(); u != "" {
+		urls = append(urls, u)
+	}
 	for _, u := range j.Get("mediaUrls").Array() {
-		if s := u.String(); s != "" && s != p["media"] {
+		if s := u.String(); s != "" && (len(urls) == 0 || s != urls[0]) {
 			urls = append(urls, s)
 		}
 	}
 	if len(urls) > 0 {
-		p["mediaUrls"] = urls
+		p["media"] = urls
 	}
 	res, err := invokeAction(ctx, env, "send", p)
 	if err != nil {
@@ -125,17 +128,16 @@ func runAction(ctx context.Context, env *tools.Env, raw json.RawMessage) (any, e
 			key = al
 		}
 		if !allowed.Get(gjson.Escape(key)).Exists() {
-			if !strings.HasPrefix(key, "__") && key != "action" {
+			// Only a param that asks for something is worth reporting
+			// (the original CLI sends its false flags: json, verbose, pin).
+			asks := v.Type == gjson.True || (v.Type == gjson.String && v.String() != "") || v.Type == gjson.Number ||
+				(v.IsArray() && len(v.Array()) > 0) || (v.IsObject() && len(v.Map()) > 0)
+			if asks && !strings.HasPrefix(key, "__") && key != "action" && key != "json" && key != "verbose" {
 				ignored = append(ignored, key)
 			}
 			return true
 		}
 		val := v.Value()
-		if key == "media" {
-			if arr := v.Array(); v.IsArray() && len(arr) > 0 {
-				val = arr[0].String()
-			}
-		}
 		if key == "threadId" || key == "messageId" || key == "replyTo" {
 			val = v.String()
 		}

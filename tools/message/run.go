@@ -29,8 +29,7 @@ type params struct {
 	SessionKey        string   `json:"sessionKey"`
 	TimeoutMs         int      `json:"timeoutMs"`
 	Message           string   `json:"message"`
-	Media             string   `json:"media"`
-	MediaURLs         []string `json:"mediaUrls"` // gateway send only
+	Media             any      `json:"media"` // a string or a list of them
 	Buffer            string   `json:"buffer"`
 	Filename          string   `json:"filename"`
 	ContentType       string   `json:"contentType"`
@@ -259,9 +258,16 @@ func loadMedia(ctx context.Context, env *tools.Env, p params, maxBytes int64) ([
 		}
 		out = append(out, channels.Media{Name: name, ContentType: firstNonEmpty(p.ContentType, ct, contentTypeOf(name, data)), Data: data})
 	}
-	refs := append([]string{}, p.MediaURLs...)
-	if p.Media != "" {
-		refs = append([]string{p.Media}, refs...)
+	var refs []string
+	switch m := p.Media.(type) {
+	case string:
+		refs = append(refs, m)
+	case []any:
+		for _, v := range m {
+			if s, ok := v.(string); ok {
+				refs = append(refs, s)
+			}
+		}
 	}
 	for _, ref := range refs {
 		ref = strings.TrimSpace(ref)
@@ -306,13 +312,13 @@ func readMediaFile(env *tools.Env, path string, maxBytes int64) (channels.Media,
 	}
 	if !env.Subject.IsUser() {
 		ok := false
-		for _, root := range []string{env.WorkspaceDir(), filepath.Join(env.StateDir, "media")} {
+		for _, root := range mediaRoots(env) {
 			if r, err := filepath.EvalSymlinks(root); err == nil && within(r, real) {
 				ok = true
 			}
 		}
 		if !ok {
-			return channels.Media{}, tools.Errorf(tools.CodeDenied, "media %s is outside the workspace and the media store; a model's message may attach only files there", path)
+			return channels.Media{}, tools.Errorf(tools.CodeDenied, "media %s is outside the media roots (%s); a caller other than the local user may attach only files there", path, strings.Join(mediaRoots(env), ", "))
 		}
 	}
 	f, err := os.Open(real)
@@ -336,6 +342,22 @@ func readMediaFile(env *tools.Env, path string, maxBytes int64) (channels.Media,
 	}
 	name := filepath.Base(path)
 	return channels.Media{Name: name, ContentType: contentTypeOf(name, data), Data: data}, nil
+}
+
+// mediaRoots are where a caller other than the local user (a model, a
+// gateway connection) may attach files from, as the original's media local
+// roots: the agent workspace, <state>/media, <state>/canvas,
+// <state>/workspace, and /tmp/openclaw when this user owns it and nobody
+// else may write it.
+func mediaRoots(env *tools.Env) []string {
+	roots := []string{env.WorkspaceDir()}
+	for _, d := range []string{"media", "canvas", "workspace"} {
+		roots = append(roots, filepath.Join(env.StateDir, d))
+	}
+	if tmp := filepath.Join(os.TempDir(), "openclaw"); privateDir(tmp) {
+		roots = append(roots, tmp)
+	}
+	return roots
 }
 
 func within(root, p string) bool {

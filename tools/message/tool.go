@@ -29,8 +29,7 @@ var props = map[string]string{
 	"dryRun":            `{"type":"boolean","description":"Resolve and return the payload without calling the channel"}`,
 	"sessionKey":        `{"type":"string","description":"Session the call is made for; a chat session's own conversation governs cross-context sends"}`,
 	"message":           `{"type":"string","description":"Message text (edit: the new text)"}`,
-	"media":             `{"type":"string","description":"Attachment: a local path, MEDIA:<path> reference or http(s) URL (data: URLs are refused: use buffer)"}`,
-	"mediaUrls":         `{"type":"array","items":{"type":"string"},"description":"More attachments (paths, MEDIA: references or URLs)"}`,
+	"media":             `{"type":["string","array"],"items":{"type":"string"},"description":"Attachment(s): a local path, MEDIA:<path> reference or http(s) URL (data: URLs are refused: use buffer); repeat for several"}`,
 	"buffer":            `{"type":"string","description":"Attachment bytes as base64 or a data: URL"}`,
 	"filename":          `{"type":"string","description":"Attachment file name (with buffer)"}`,
 	"contentType":       `{"type":"string","description":"Attachment MIME type (default from the name or the bytes)"}`,
@@ -59,7 +58,7 @@ var routing = []string{"channel", "target", "to", "channelId", "accountId", "dry
 
 // actionProps are each action's params beyond routing.
 var actionProps = map[string][]string{
-	"send":          {"message", "media", "mediaUrls", "buffer", "filename", "contentType", "replyTo", "threadId", "silent"},
+	"send":          {"message", "media", "buffer", "filename", "contentType", "replyTo", "threadId", "silent"},
 	"poll":          {"pollQuestion", "pollOption", "pollMulti", "pollDurationHours", "threadId"},
 	"react":         {"messageId", "emoji", "remove"},
 	"reactions":     {"messageId"},
@@ -137,6 +136,7 @@ func init() {
 			Examples:    examples[action],
 			Schema:      schemaFor(action),
 			Run:         runFor(action),
+			Flags:       map[string]string{"accountId": "account"}, // the original CLI's --account
 			Render:      render,
 		})
 	}
