@@ -3,6 +3,7 @@ package message
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -106,8 +107,19 @@ func runSend(ctx context.Context, env *tools.Env, raw json.RawMessage) (any, err
 }
 
 // actionAliases maps the original's param spellings onto ours.
-var actionAliases = map[string]string{"to": "target", "message_id": "messageId", "path": "media", "filePath": "media",
+var actionAliases = map[string]string{"to": "target", "message_id": "messageId",
 	"mimeType": "contentType", "caption": "message", "text": "message"}
+
+// mediaKeys are the original's spellings of attachments, merged into media.
+var mediaKeys = map[string]bool{"media": true, "mediaUrl": true, "mediaUrls": true, "path": true, "filePath": true}
+
+// arrayOf is v's elements, or v itself when it is not an array.
+func arrayOf(v gjson.Result) []gjson.Result {
+	if v.IsArray() {
+		return v.Array()
+	}
+	return []gjson.Result{v}
+}
 
 func runAction(ctx context.Context, env *tools.Env, raw json.RawMessage) (any, error) {
 	j := gjson.ParseBytes(raw)
@@ -119,8 +131,17 @@ func runAction(ctx context.Context, env *tools.Env, raw json.RawMessage) (any, e
 	allowed := gjson.Get(a.Schema, "properties")
 	p := map[string]any{}
 	var ignored []string
+	var media []any
 	j.Get("params").ForEach(func(k, v gjson.Result) bool {
 		key := k.String()
+		if mediaKeys[key] {
+			for _, m := range arrayOf(v) {
+				if s := m.String(); s != "" && !slices.Contains(media, any(s)) {
+					media = append(media, s)
+				}
+			}
+			return true
+		}
 		if al, ok := actionAliases[key]; ok {
 			if _, set := p[al]; set || j.Get("params."+al).Exists() {
 				return true
@@ -144,6 +165,9 @@ func runAction(ctx context.Context, env *tools.Env, raw json.RawMessage) (any, e
 		p[key] = val
 		return true
 	})
+	if len(media) > 0 && allowed.Get("media").Exists() {
+		p["media"] = media
+	}
 	for _, k := range []string{"channel", "accountId", "sessionKey"} {
 		if v := j.Get(k).String(); v != "" {
 			if _, set := p[k]; !set && allowed.Get(k).Exists() {
