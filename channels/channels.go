@@ -117,6 +117,12 @@ func SupportedActions(channel string) []string {
 	return out
 }
 
+// Supports reports whether a channel's adapter has the action.
+func Supports(channel, action string) bool {
+	k, ok := kinds[channel]
+	return ok && slices.Contains(k.actions, action)
+}
+
 // Open returns the adapter for a resolved account.
 func Open(a Account) (Adapter, error) {
 	k, ok := kinds[a.Channel]

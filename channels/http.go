@@ -148,8 +148,13 @@ func (a *api) call(ctx context.Context, method, rawURL string, b *body) (*respon
 				return nil, failure.Wrap(failure.CodeTimeout, a.redact(fmt.Sprintf("%s: %s %s timed out: check channels.%s.apiBaseUrl (%s) is reachable",
 					a.acct.Channel, method, a.path(rawURL), a.acct.Channel, a.acct.APIBase)), err)
 			}
+			cause := err
+			var ue *url.Error
+			if errors.As(err, &ue) {
+				cause = ue.Err // the method and URL are said already
+			}
 			return nil, failure.Wrap(failure.CodeFailed, a.redact(fmt.Sprintf("%s: %s %s: %v: check channels.%s.apiBaseUrl (%s) and the network",
-				a.acct.Channel, method, a.path(rawURL), err, a.acct.Channel, a.acct.APIBase)), err)
+				a.acct.Channel, method, a.path(rawURL), cause, a.acct.Channel, a.acct.APIBase)), err)
 		}
 		data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponse+1))
 		resp.Body.Close()

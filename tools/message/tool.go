@@ -9,7 +9,6 @@ package message
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -106,41 +105,56 @@ var examples = map[string][]string{
 	"react": {`openclaw message react --channel slack --target C123 --message-id 1700000000.000100 --emoji thumbsup`},
 }
 
+// schemaFor is an action's schema: routing and its own params (built once
+// at init, without fmt, to keep the binary's start-up cheap).
 func schemaFor(action string) string {
-	names := append(append([]string{}, routing...), actionProps[action]...)
-	sort.Strings(names)
 	var b strings.Builder
+	b.Grow(4096)
 	b.WriteString(`{"type":"object","properties":{`)
-	for i, n := range names {
-		if i > 0 {
-			b.WriteByte(',')
+	first := true
+	for _, list := range [2][]string{routing, actionProps[action]} {
+		for _, n := range list {
+			if !first {
+				b.WriteByte(',')
+			}
+			first = false
+			b.WriteByte('"')
+			b.WriteString(n)
+			b.WriteString(`":`)
+			b.WriteString(props[n])
 		}
-		fmt.Fprintf(&b, "%q:%s", n, props[n])
 	}
 	b.WriteString(`},"additionalProperties":false}`)
 	return b.String()
 }
 
 func init() {
+	known := channels.Known()
 	for _, action := range channels.Actions {
-		var sup []string
-		for _, ch := range channels.Known() {
-			if contains(channels.SupportedActions(ch), action) {
-				sup = append(sup, ch)
+		sup := ""
+		for _, ch := range known {
+			if channels.Supports(ch, action) {
+				if sup != "" {
+					sup += ", "
+				}
+				sup += ch
 			}
 		}
 		tools.Register(&tools.Action{
 			Tool: "message", Verb: action, Where: tools.Local,
 			Summary:     summaries[action],
-			Description: fmt.Sprintf("Supported on: %s. Other channels answer \"not supported on <channel>\" (exit 2).", strings.Join(sup, ", ")),
+			Description: "Supported on: " + sup + `. Other channels answer "not supported on <channel>" (exit 2).`,
 			Examples:    examples[action],
 			Schema:      schemaFor(action),
 			Run:         runFor(action),
-			Flags:       map[string]string{"accountId": "account"}, // the original CLI's --account
+			Flags:       accountFlag,
 			Render:      render,
 		})
 	}
 }
+
+// accountFlag is the original CLI's --account for accountId.
+var accountFlag = map[string]string{"accountId": "account"}
 
 func contains(list []string, s string) bool {
 	for _, x := range list {
