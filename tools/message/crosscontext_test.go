@@ -193,6 +193,9 @@ func TestChannelSelection(t *testing.T) {
 	if _, err := send(env, `{"target":"telegram:5","message":"x"}`); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := send(env, `{"channel":"whatsapp","target":"+15555550123","message":"x"}`); exitOf(err) != 2 || !strings.Contains(err.Error(), "not supported on whatsapp") {
+		t.Fatalf("%v", err)
+	}
 	_, err = tools.Invoke(context.Background(), env, tools.Call{Tool: "message", Verb: "poll", Args: json.RawMessage(`{"channel":"slack","target":"C1","pollQuestion":"q","pollOption":["a","b"]}`)})
 	if exitOf(err) != 2 || !strings.Contains(err.Error(), "not supported on slack") {
 		t.Fatalf("%v", err)

@@ -190,6 +190,11 @@ func targetHelp(channel string) string {
 	return "Telegram chat id or @username; Discord/Slack channel:<id> or user:<id>"
 }
 
+// originalChannels are the original CLI's --channel choices (spec §4.4).
+var originalChannels = []string{"telegram", "whatsapp", "discord", "irc", "googlechat", "slack", "signal", "imessage", "feishu", "nostr",
+	"buzz", "msteams", "mattermost", "nextcloud-talk", "matrix", "raft", "a2a", "line", "zalo", "clickclack", "zalouser", "sms",
+	"synology-chat", "tlon", "qa-channel", "reef", "twitch"}
+
 // resolveChannel (spec §4.3): the explicit channel; else a target's
 // provider prefix; else the bound conversation's; else the only configured
 // channel; else an error naming the choices.
@@ -198,6 +203,10 @@ func resolveChannel(cfg *config.Config, explicit, target string, bound *route) (
 	if explicit != "" {
 		ch := strings.ToLower(strings.TrimSpace(explicit))
 		if !contains(known, ch) {
+			if contains(originalChannels, ch) {
+				return "", tools.Errorf(tools.CodeInvalidParams, "Message actions are not supported on %s: this build has no %s adapter (available: %s)",
+					ch, ch, strings.Join(known, ", ")).WithDetails(map[string]any{"channel": ch})
+			}
 			return "", tools.Errorf(tools.CodeInvalidParams, "unknown channel %q (available here: %s)", explicit, strings.Join(known, ", "))
 		}
 		return ch, nil
