@@ -57,6 +57,16 @@ type Request struct {
 	GuildID      string
 	ThreadName   string
 	Silent       bool
+	// Buttons are rows of buttons under a sent message: Telegram inline
+	// keyboard, Discord components, Slack actions blocks.
+	Buttons [][]Button
+}
+
+// Button is one button: a URL opens a link; Data is the callback value.
+type Button struct {
+	Text string `json:"text"`
+	Data string `json:"callback_data,omitempty"`
+	URL  string `json:"url,omitempty"`
 }
 
 // Adapter is one channel's client for one account.

@@ -332,6 +332,23 @@ func (d *discord) send(ctx context.Context, r *Request, ch string) (map[string]a
 	if r.Silent {
 		payload["flags"] = 1 << 12 // SUPPRESS_NOTIFICATIONS
 	}
+	if len(r.Buttons) > 0 {
+		var rows []map[string]any
+		for _, row := range r.Buttons {
+			var comps []map[string]any
+			for _, b := range row {
+				c := map[string]any{"type": 2, "label": b.Text}
+				if b.URL != "" {
+					c["style"], c["url"] = 5, b.URL // link button
+				} else {
+					c["style"], c["custom_id"] = 1, firstNonEmptyStr(b.Data, b.Text)
+				}
+				comps = append(comps, c)
+			}
+			rows = append(rows, map[string]any{"type": 1, "components": comps}) // action row
+		}
+		payload["components"] = rows
+	}
 	var b *body
 	var err error
 	if len(files) > 0 {

@@ -122,6 +122,10 @@ func TestDiscord(t *testing.T) {
 	if l.path != "/channels/123/messages" || body["content"] != "hello" || body["message_reference"].(map[string]any)["message_id"] != "55" {
 		t.Fatalf("%+v %v", l, body)
 	}
+	if _, err := a.Do(ctx, &Request{Action: "send", Target: "123", Message: "b", Buttons: [][]Button{{{Text: "Open", URL: "https://x.example"}}}}); err != nil ||
+		!strings.Contains(string(rc.last().body), `"components":[{"components":[{"label":"Open","style":5,"type":2,"url":"https://x.example"}],"type":1}]`) {
+		t.Fatalf("%v %s", err, rc.last().body)
+	}
 	// A user target opens the DM channel first.
 	if _, err := a.Do(ctx, &Request{Action: "send", Target: "<@456>", Message: "dm"}); err != nil || rc.last().path != "/channels/dm77/messages" {
 		t.Fatalf("%v %+v", err, rc.last())
@@ -226,6 +230,10 @@ func TestSlack(t *testing.T) {
 	r, err := a.Do(ctx, &Request{Action: "send", Target: "channel:C1", Message: "hi", ThreadID: "1699.1"})
 	if err != nil || r["messageId"] != "1700000000.000100" || rc.last().form.Get("thread_ts") != "1699.1" || rc.last().form.Get("text") != "hi" {
 		t.Fatalf("%v %v %+v", r, err, rc.last())
+	}
+	if _, err := a.Do(ctx, &Request{Action: "send", Target: "C1", Message: "b", Buttons: [][]Button{{{Text: "Yes", Data: "y"}}}}); err != nil ||
+		!strings.Contains(rc.last().form.Get("blocks"), `{"elements":[{"action_id":"openclaw_0_0","text":{"text":"Yes","type":"plain_text"},"type":"button","value":"y"}],"type":"actions"}`) {
+		t.Fatalf("%v %v", err, rc.last().form.Get("blocks"))
 	}
 	if _, err := a.Do(ctx, &Request{Action: "send", Target: "user:U7", Message: "dm"}); err != nil || rc.last().form.Get("channel") != "D9" {
 		t.Fatalf("%v %+v", err, rc.last())

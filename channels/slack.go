@@ -3,6 +3,7 @@ package channels
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -284,6 +285,28 @@ func (s *slack) send(ctx context.Context, r *Request, ch, thread string) (map[st
 		f := url.Values{"channel": {ch}, "text": {text}}
 		if thread != "" {
 			f.Set("thread_ts", thread)
+		}
+		if len(r.Buttons) > 0 {
+			blocks := []map[string]any{{"type": "section", "text": map[string]string{"type": "mrkdwn", "text": text}}}
+			for i, row := range r.Buttons {
+				var els []map[string]any
+				for j, b := range row {
+					e := map[string]any{"type": "button", "text": map[string]string{"type": "plain_text", "text": b.Text},
+						"action_id": fmt.Sprintf("openclaw_%d_%d", i, j)}
+					if b.URL != "" {
+						e["url"] = b.URL
+					} else {
+						e["value"] = firstNonEmptyStr(b.Data, b.Text)
+					}
+					els = append(els, e)
+				}
+				blocks = append(blocks, map[string]any{"type": "actions", "elements": els})
+			}
+			bj, err := json.Marshal(blocks)
+			if err != nil {
+				return nil, err
+			}
+			f.Set("blocks", string(bj))
 		}
 		res, _, err := s.method(ctx, "chat.postMessage", f)
 		if err != nil {

@@ -267,6 +267,21 @@ func (t *telegram) send(ctx context.Context, r *Request, tg telegramTarget) (map
 	if r.Silent {
 		common["disable_notification"] = true
 	}
+	if len(r.Buttons) > 0 {
+		rows := make([][]map[string]string, len(r.Buttons))
+		for i, row := range r.Buttons {
+			for _, b := range row {
+				btn := map[string]string{"text": b.Text}
+				if b.URL != "" {
+					btn["url"] = b.URL
+				} else {
+					btn["callback_data"] = firstNonEmptyStr(b.Data, b.Text)
+				}
+				rows[i] = append(rows[i], btn)
+			}
+		}
+		common["reply_markup"] = map[string]any{"inline_keyboard": rows}
+	}
 	if len(r.Media) == 0 {
 		if strings.TrimSpace(r.Message) == "" {
 			return nil, need("telegram", r.Action, "message or media")
@@ -290,6 +305,7 @@ func (t *telegram) send(ctx context.Context, r *Request, tg telegramTarget) (map
 		}
 		if i > 0 {
 			delete(params, "reply_parameters")
+			delete(params, "reply_markup")
 		}
 		if caption != "" {
 			params["caption"] = caption
@@ -329,4 +345,11 @@ func (t *telegram) send(ctx context.Context, r *Request, tg telegramTarget) (map
 		chat = idString(res.Get("chat.id").Value())
 	}
 	return sendResult("telegram", r.Target, ids, map[string]any{"chatId": chat}), nil
+}
+
+func firstNonEmptyStr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }

@@ -142,6 +142,15 @@ func TestTelegramSendTextTopicReply(t *testing.T) {
 	if _, err := a.Do(context.Background(), &Request{Action: "send", Target: "@claw_news", Message: "x"}); err != nil || s.last().params["chat_id"] != "@claw_news" {
 		t.Fatalf("username target: %v %v", err, s.last().params)
 	}
+	// Buttons: an inline keyboard, one row per row.
+	if _, err := a.Do(context.Background(), &Request{Action: "send", Target: "1", Message: "pick",
+		Buttons: [][]Button{{{Text: "Docs", URL: "https://docs.example"}}, {{Text: "Yes", Data: "y"}, {Text: "No"}}}}); err != nil {
+		t.Fatal(err)
+	}
+	kb, _ := json.Marshal(s.last().params["reply_markup"])
+	if string(kb) != `{"inline_keyboard":[[{"text":"Docs","url":"https://docs.example"}],[{"callback_data":"y","text":"Yes"},{"callback_data":"No","text":"No"}]]}` {
+		t.Fatalf("reply_markup %s", kb)
+	}
 }
 
 func TestTelegramSendMediaMultipart(t *testing.T) {

@@ -20,37 +20,38 @@ import (
 // params is the flat object of every action (irrelevant fields are not in
 // that action's schema).
 type params struct {
-	Channel           string   `json:"channel"`
-	Target            string   `json:"target"`
-	To                string   `json:"to"`
-	ChannelID         string   `json:"channelId"`
-	AccountID         string   `json:"accountId"`
-	DryRun            bool     `json:"dryRun"`
-	SessionKey        string   `json:"sessionKey"`
-	TimeoutMs         int      `json:"timeoutMs"`
-	Message           string   `json:"message"`
-	Media             any      `json:"media"` // a string or a list of them
-	Buffer            string   `json:"buffer"`
-	Filename          string   `json:"filename"`
-	ContentType       string   `json:"contentType"`
-	ReplyTo           string   `json:"replyTo"`
-	ThreadID          string   `json:"threadId"`
-	Silent            bool     `json:"silent"`
-	MessageID         string   `json:"messageId"`
-	Emoji             string   `json:"emoji"`
-	Remove            bool     `json:"remove"`
-	Limit             int      `json:"limit"`
-	Before            string   `json:"before"`
-	After             string   `json:"after"`
-	Around            string   `json:"around"`
-	PollQuestion      string   `json:"pollQuestion"`
-	PollOption        []string `json:"pollOption"`
-	PollMulti         bool     `json:"pollMulti"`
-	PollDurationHours int      `json:"pollDurationHours"`
-	Query             string   `json:"query"`
-	UserID            string   `json:"userId"`
-	GuildID           string   `json:"guildId"`
-	ThreadName        string   `json:"threadName"`
+	Channel           string              `json:"channel"`
+	Target            string              `json:"target"`
+	To                string              `json:"to"`
+	ChannelID         string              `json:"channelId"`
+	AccountID         string              `json:"accountId"`
+	DryRun            bool                `json:"dryRun"`
+	SessionKey        string              `json:"sessionKey"`
+	TimeoutMs         int                 `json:"timeoutMs"`
+	Message           string              `json:"message"`
+	Media             any                 `json:"media"` // a string or a list of them
+	Buffer            string              `json:"buffer"`
+	Filename          string              `json:"filename"`
+	ContentType       string              `json:"contentType"`
+	ReplyTo           string              `json:"replyTo"`
+	ThreadID          string              `json:"threadId"`
+	Silent            bool                `json:"silent"`
+	MessageID         string              `json:"messageId"`
+	Emoji             string              `json:"emoji"`
+	Remove            bool                `json:"remove"`
+	Limit             int                 `json:"limit"`
+	Before            string              `json:"before"`
+	After             string              `json:"after"`
+	Around            string              `json:"around"`
+	PollQuestion      string              `json:"pollQuestion"`
+	PollOption        []string            `json:"pollOption"`
+	PollMulti         bool                `json:"pollMulti"`
+	PollDurationHours int                 `json:"pollDurationHours"`
+	Query             string              `json:"query"`
+	UserID            string              `json:"userId"`
+	GuildID           string              `json:"guildId"`
+	ThreadName        string              `json:"threadName"`
+	Buttons           [][]channels.Button `json:"buttons"`
 
 	action string
 }
@@ -130,7 +131,7 @@ func do(ctx context.Context, env *tools.Env, p params) (map[string]any, error) {
 	req := &channels.Request{Action: action, Target: target, Message: p.Message, ReplyTo: p.ReplyTo, ThreadID: p.ThreadID,
 		MessageID: p.MessageID, Emoji: p.Emoji, Remove: p.Remove, Limit: p.Limit, Before: p.Before, After: p.After, Around: p.Around,
 		PollQuestion: p.PollQuestion, PollOptions: p.PollOption, PollMulti: p.PollMulti, PollHours: p.PollDurationHours,
-		Query: p.Query, UserID: p.UserID, GuildID: p.GuildID, ThreadName: p.ThreadName, Silent: p.Silent}
+		Query: p.Query, UserID: p.UserID, GuildID: p.GuildID, ThreadName: p.ThreadName, Silent: p.Silent, Buttons: p.Buttons}
 	if req.GuildID == "" && channel == "discord" {
 		req.GuildID = discordDefaultGuild(cfg)
 	}
@@ -144,7 +145,7 @@ func do(ctx context.Context, env *tools.Env, p params) (map[string]any, error) {
 			media = append(media, map[string]any{"name": m.Name, "contentType": m.ContentType, "size": len(m.Data), "url": m.URL})
 		}
 		return map[string]any{"ok": true, "dryRun": true, "channel": channel, "accountId": acct.ID, "action": action, "to": target,
-			"apiBaseUrl": acct.APIBase, "message": p.Message, "media": media, "threadId": p.ThreadID, "replyTo": p.ReplyTo}, nil
+			"apiBaseUrl": acct.APIBase, "message": p.Message, "media": media, "threadId": p.ThreadID, "replyTo": p.ReplyTo, "buttons": p.Buttons}, nil
 	}
 	if p.TimeoutMs > 0 {
 		var cancel context.CancelFunc
