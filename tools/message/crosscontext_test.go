@@ -196,6 +196,12 @@ func TestChannelSelection(t *testing.T) {
 	if _, err := send(env, `{"channel":"whatsapp","target":"+15555550123","message":"x"}`); exitOf(err) != 2 || !strings.Contains(err.Error(), "not supported on whatsapp") {
 		t.Fatalf("%v", err)
 	}
+	// tools.message.actions.allow limits the actions.
+	env.Config.Doc["tools"] = map[string]any{"message": map[string]any{"actions": map[string]any{"allow": []any{"read"}}}}
+	if _, err := send(env, `{"target":"telegram:5","message":"x"}`); exitOf(err) != 3 || !strings.Contains(err.Error(), "tools.message.actions.allow") {
+		t.Fatalf("%v", err)
+	}
+	delete(env.Config.Doc, "tools")
 	_, err = tools.Invoke(context.Background(), env, tools.Call{Tool: "message", Verb: "poll", Args: json.RawMessage(`{"channel":"slack","target":"C1","pollQuestion":"q","pollOption":["a","b"]}`)})
 	if exitOf(err) != 2 || !strings.Contains(err.Error(), "not supported on slack") {
 		t.Fatalf("%v", err)

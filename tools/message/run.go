@@ -79,9 +79,6 @@ func do(ctx context.Context, env *tools.Env, p params) (map[string]any, error) {
 		cfg = config.Empty()
 	}
 	action := p.action
-	if !cfg.Bool("tools.message.broadcast.enabled", true) && action == "broadcast" {
-		return nil, tools.Errorf(tools.CodeDenied, "broadcast is disabled (tools.message.broadcast.enabled)")
-	}
 	var allow []string
 	if err := cfg.Decode("tools.message.actions.allow", &allow); err == nil && len(allow) > 0 && !contains(allow, action) {
 		return nil, tools.Errorf(tools.CodeDenied, "message action %s is not in tools.message.actions.allow (%s)", action, strings.Join(allow, ", "))
