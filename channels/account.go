@@ -131,13 +131,11 @@ func Resolve(cfg *config.Config, channel, accountID string) (Account, error) {
 			channel, accountID, strings.Join(AccountIDs(cfg, channel), ", "), channel)
 	}
 	if hasAcct {
-		// An account's own credentials replace the top level's entirely.
-		for _, key := range append(k.tokenKeys, "tokenFile") {
-			if acct[key] != nil {
-				for _, kk := range append(k.tokenKeys, "tokenFile") {
-					delete(merged, kk)
-				}
-				break
+		// The top level's token is the default account's; a named account
+		// has its own (never another bot's by inheritance).
+		if accountID != DefaultAccount {
+			for _, kk := range append(k.tokenKeys, "tokenFile") {
+				delete(merged, kk)
 			}
 		}
 		for key, v := range acct {
