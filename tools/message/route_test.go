@@ -38,8 +38,8 @@ func TestRouteFromKey(t *testing.T) {
 
 func TestRender(t *testing.T) {
 	for raw, want := range map[string]string{
-		`{"ok":true,"action":"send","channel":"telegram","to":"-100","messageId":"7"}`: "Sent via telegram to -100. Message ID: 7\n",
-		`{"ok":true,"action":"pin","channel":"slack","messageId":"1.2"}`:                "pin 1.2 on slack: ok\n",
+		`{"ok":true,"action":"send","channel":"telegram","to":"-100","messageId":"7"}`:                         "Sent via telegram to -100. Message ID: 7\n",
+		`{"ok":true,"action":"pin","channel":"slack","messageId":"1.2"}`:                                       "pin 1.2 on slack: ok\n",
 		`{"ok":true,"dryRun":true,"action":"send","channel":"discord","to":"channel:1","accountId":"default"}`: "[dry run] discord send → channel:1 (default)\n",
 	} {
 		var b bytes.Buffer
