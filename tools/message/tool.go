@@ -154,8 +154,8 @@ func init() {
 	}
 }
 
-// accountFlag is the original CLI's --account for accountId.
-var accountFlag = map[string]string{"accountId": "account"}
+// accountFlag is the original CLI's --account for accountId, -m and -t.
+var accountFlag = map[string]string{"accountId": "account", "message": "message,m", "target": "target,t"}
 
 func contains(list []string, s string) bool {
 	for _, x := range list {
