@@ -60,6 +60,8 @@ type Request struct {
 	// Buttons are rows of buttons under a sent message: Telegram inline
 	// keyboard, Discord components, Slack actions blocks.
 	Buttons [][]Button
+	// ForceDocument sends images and videos as documents (no compression).
+	ForceDocument bool
 }
 
 // Button is one button: a URL opens a link; Data is the callback value.

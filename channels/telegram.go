@@ -299,6 +299,9 @@ func (t *telegram) send(ctx context.Context, r *Request, tg telegramTarget) (map
 	caption := r.Message
 	for i, m := range r.Media {
 		method, field := telegramMediaMethod(m.ContentType)
+		if r.ForceDocument {
+			method, field = "sendDocument", "document"
+		}
 		params := map[string]any{}
 		for k, v := range common {
 			params[k] = v

@@ -175,6 +175,10 @@ func TestTelegramSendMediaMultipart(t *testing.T) {
 	if res["messageId"] != "2" || len(res["messageIds"].([]string)) != 2 {
 		t.Fatalf("result %v", res)
 	}
+	if _, err := a.Do(context.Background(), &Request{Action: "send", Target: "1", ForceDocument: true,
+		Media: []Media{{Name: "a.png", ContentType: "image/png", Data: png}}}); err != nil || s.last().method != "sendDocument" || string(s.last().files["document"]) != string(png) {
+		t.Fatalf("forceDocument: %v %+v", err, s.last())
+	}
 }
 
 func TestTelegramRetryAfter(t *testing.T) {

@@ -78,8 +78,10 @@ func runSend(ctx context.Context, env *tools.Env, raw json.RawMessage) (any, err
 			p[to] = v.String()
 		}
 	}
-	if v := j.Get("silent"); v.Exists() {
-		p["silent"] = v.Bool()
+	for _, k := range []string{"silent", "forceDocument"} {
+		if v := j.Get(k); v.Exists() {
+			p[k] = v.Bool()
+		}
 	}
 	var urls []string
 	if u := j.Get("mediaUrl").String(); u != "" {

@@ -52,6 +52,7 @@ type params struct {
 	GuildID           string              `json:"guildId"`
 	ThreadName        string              `json:"threadName"`
 	Buttons           [][]channels.Button `json:"buttons"`
+	ForceDocument     bool                `json:"forceDocument"`
 
 	action string
 }
@@ -128,7 +129,7 @@ func do(ctx context.Context, env *tools.Env, p params) (map[string]any, error) {
 	req := &channels.Request{Action: action, Target: target, Message: p.Message, ReplyTo: p.ReplyTo, ThreadID: p.ThreadID,
 		MessageID: p.MessageID, Emoji: p.Emoji, Remove: p.Remove, Limit: p.Limit, Before: p.Before, After: p.After, Around: p.Around,
 		PollQuestion: p.PollQuestion, PollOptions: p.PollOption, PollMulti: p.PollMulti, PollHours: p.PollDurationHours,
-		Query: p.Query, UserID: p.UserID, GuildID: p.GuildID, ThreadName: p.ThreadName, Silent: p.Silent, Buttons: p.Buttons}
+		Query: p.Query, UserID: p.UserID, GuildID: p.GuildID, ThreadName: p.ThreadName, Silent: p.Silent, Buttons: p.Buttons, ForceDocument: p.ForceDocument}
 	if req.GuildID == "" && channel == "discord" {
 		req.GuildID = discordDefaultGuild(cfg)
 	}

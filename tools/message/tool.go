@@ -30,6 +30,7 @@ var props = map[string]string{
 	"message":           `{"type":"string","description":"Message text (edit: the new text)"}`,
 	"media":             `{"type":["string","array"],"items":{"type":"string"},"description":"Attachment(s): a local path, MEDIA:<path> reference or http(s) URL (data: URLs are refused: use buffer); repeat for several"}`,
 	"buttons":           `{"type":"array","items":{"type":"array","items":{"type":"object","properties":{"text":{"type":"string","minLength":1},"callback_data":{"type":"string"},"url":{"type":"string"}},"required":["text"],"additionalProperties":false}},"description":"Rows of buttons under the message ([{text, url} or {text, callback_data}]): Telegram inline keyboard, Discord components, Slack actions; on the command line one --buttons JSON array per row"}`,
+	"forceDocument":     `{"type":"boolean","description":"Send images and videos as documents (Telegram: no compression)"}`,
 	"buffer":            `{"type":"string","description":"Attachment bytes as base64 or a data: URL"}`,
 	"filename":          `{"type":"string","description":"Attachment file name (with buffer)"}`,
 	"contentType":       `{"type":"string","description":"Attachment MIME type (default from the name or the bytes)"}`,
@@ -58,7 +59,7 @@ var routing = []string{"channel", "target", "to", "channelId", "accountId", "dry
 
 // actionProps are each action's params beyond routing.
 var actionProps = map[string][]string{
-	"send":          {"message", "media", "buttons", "buffer", "filename", "contentType", "replyTo", "threadId", "silent"},
+	"send":          {"message", "media", "buttons", "forceDocument", "buffer", "filename", "contentType", "replyTo", "threadId", "silent"},
 	"poll":          {"pollQuestion", "pollOption", "pollMulti", "pollDurationHours", "threadId"},
 	"react":         {"messageId", "emoji", "remove"},
 	"reactions":     {"messageId"},
