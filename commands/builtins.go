@@ -25,6 +25,7 @@ func (r *runtime) builtinCommands() []*cli.Command {
 		r.approvalsCommand(),
 		r.logsCommand(),
 		r.tasksCommand(),
+		r.channelsCommand(),
 		r.cronCommand(),
 		r.agentCommand(),
 		r.configureCommand(),

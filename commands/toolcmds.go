@@ -188,7 +188,7 @@ func actionFlags(a *tools.Action) []cli.Flag {
 // would shadow nothing and clutter the help.
 func propFlag(a *tools.Action, p prop) string {
 	fl := kebab(p.Name)
-	if f := a.Flags[p.Name]; f != "" {
+	if f, _ := flagSpec(a, p.Name); f != "" {
 		fl = f
 	}
 	if !reservedFlags[fl] {
@@ -203,6 +203,27 @@ func propFlag(a *tools.Action, p prop) string {
 		}
 	}
 	return "tool-" + fl
+}
+
+// flagSpec reads Action.Flags[param]: "name" or "name,alias..." (the
+// original CLI's -m for --message).
+func flagSpec(a *tools.Action, param string) (string, []string) {
+	f := a.Flags[param]
+	if f == "" {
+		return "", nil
+	}
+	parts := strings.Split(f, ",")
+	return parts[0], parts[1:]
+}
+
+// flagAliases are a property's short names, unless the flag was renamed
+// away from the spec's name (a reserved one).
+func flagAliases(a *tools.Action, p prop, fl string) []string {
+	name, aliases := flagSpec(a, p.Name)
+	if name != fl && kebab(p.Name) != fl {
+		return nil
+	}
+	return aliases
 }
 
 // schemaFlags are an action's schema properties as flags (see propFlag).
@@ -223,13 +244,14 @@ func schemaFlags(a *tools.Action) []cli.Flag {
 		if len(p.Enum) > 0 {
 			usage += " (" + strings.Join(p.Enum, "|") + ")"
 		}
+		al := flagAliases(a, p, fl)
 		switch {
 		case p.is("boolean") && len(p.Types) == 1:
-			flags = append(flags, &cli.BoolFlag{Name: fl, Usage: usage})
+			flags = append(flags, &cli.BoolFlag{Name: fl, Aliases: al, Usage: usage})
 		case p.is("array"):
-			flags = append(flags, &cli.StringSliceFlag{Name: fl, Usage: usage + " (repeatable)"})
+			flags = append(flags, &cli.StringSliceFlag{Name: fl, Aliases: al, Usage: usage + " (repeatable)"})
 		default:
-			flags = append(flags, &cli.StringFlag{Name: fl, Usage: usage + typeHint(p)})
+			flags = append(flags, &cli.StringFlag{Name: fl, Aliases: al, Usage: usage + typeHint(p)})
 		}
 	}
 	return flags

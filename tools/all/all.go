@@ -18,6 +18,7 @@ import (
 	_ "github.com/openclaw-go/openclaw/tools/gatewaytool"
 	_ "github.com/openclaw-go/openclaw/tools/image"
 	_ "github.com/openclaw-go/openclaw/tools/memory"
+	_ "github.com/openclaw-go/openclaw/tools/message"
 	_ "github.com/openclaw-go/openclaw/tools/nodes"
 	_ "github.com/openclaw-go/openclaw/tools/patch"
 	_ "github.com/openclaw-go/openclaw/tools/pdf"

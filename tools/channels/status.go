@@ -1,44 +1,142 @@
-// Package channels declares the message channel methods. Only
-// channels.status exists so far (no channel adapter runs inside the gateway
-// yet); the message family adds the rest here.
+// Package channels declares the message channel methods: channels.status
+// reports each configured channel account of channels/ and, with probe,
+// checks its credentials against the platform (Telegram getMe, Discord
+// users/@me, Slack auth.test).
 package channels
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/tidwall/gjson"
 
+	"github.com/openclaw-go/openclaw/channels"
+	"github.com/openclaw-go/openclaw/config"
 	"github.com/openclaw-go/openclaw/protocol"
 	"github.com/openclaw-go/openclaw/tools"
 )
 
+var labels = map[string]string{"telegram": "Telegram", "discord": "Discord", "slack": "Slack"}
+
+type statusParams struct {
+	Probe     bool `json:"probe"`
+	TimeoutMs int  `json:"timeoutMs"`
+}
+
 func init() {
 	tools.Register(&tools.Action{
-		Where:   tools.Gateway,
-		Method:  "channels.status",
-		Summary: "Show message channel status",
-		Schema:  `{"type":"object","properties":{"probe":{"type":"boolean"},"timeoutMs":{"type":"integer","minimum":0}},"additionalProperties":false}`,
-		Scope:   protocol.ScopeRead,
-		Run: func(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
-			// Channel adapters are not running inside the gateway yet.
-			return map[string]any{"ts": time.Now().UnixMilli(), "channelOrder": []string{}, "channelLabels": map[string]any{},
-				"channels": map[string]any{}}, nil
-		},
-		Render: func(w io.Writer, r gjson.Result) error {
-			if len(r.Get("channelOrder").Array()) == 0 {
-				_, err := fmt.Fprintln(w, "No channels running.")
+		Where:    tools.Either,
+		Method:   "channels.status",
+		Command:  []string{"channels", "status"},
+		Summary:  "Show each configured message channel account (with --probe, check its token against the platform)",
+		Examples: []string{"openclaw channels status", "openclaw channels status --probe --json"},
+		Schema:   `{"type":"object","properties":{"probe":{"type":"boolean","description":"Check each account's credentials (Telegram getMe, Discord users/@me, Slack auth.test)"},"timeoutMs":{"type":"integer","minimum":0,"description":"Probe timeout per account (default 10000)"}},"additionalProperties":false}`,
+		Scope:    protocol.ScopeRead,
+		Run:      tools.Typed(status),
+		Render:   render,
+	})
+}
+
+func status(ctx context.Context, env *tools.Env, p statusParams) (any, error) {
+	cfg := env.Config
+	if cfg == nil {
+		cfg = config.Empty()
+	}
+	timeout := 10 * time.Second
+	if p.TimeoutMs > 0 {
+		timeout = time.Duration(p.TimeoutMs) * time.Millisecond
+	}
+	order := channels.Configured(cfg)
+	chLabels := map[string]any{}
+	chans := map[string]any{}
+	accounts := map[string]any{}
+	defaults := map[string]any{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for _, id := range order {
+		chLabels[id] = labels[id]
+		defaults[id] = channels.DefaultAccountID(cfg, id)
+		ids := channels.AccountIDs(cfg, id)
+		snaps := make([]map[string]any, len(ids))
+		anyConfigured := false
+		for i, acctID := range ids {
+			snap := map[string]any{"accountId": acctID, "enabled": true, "configured": false, "running": false}
+			snaps[i] = snap
+			acct, err := channels.Resolve(cfg, id, acctID)
+			if err != nil {
+				snap["lastError"] = err.Error()
+				continue
+			}
+			anyConfigured = true
+			snap["configured"], snap["tokenSource"], snap["apiBaseUrl"] = true, acct.TokenSource, acct.APIBase
+			if !p.Probe {
+				continue
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				pctx, cancel := context.WithTimeout(ctx, timeout)
+				defer cancel()
+				probe := map[string]any{}
+				a, err := channels.Open(acct)
+				if err == nil {
+					probe, err = a.Probe(pctx)
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				snap["lastProbeAt"] = time.Now().UnixMilli()
+				if err != nil {
+					snap["probe"] = map[string]any{"ok": false, "error": err.Error()}
+					snap["lastError"] = err.Error()
+					return
+				}
+				snap["probe"] = probe
+			}()
+		}
+		accounts[id] = snaps
+		chans[id] = map[string]any{"configured": anyConfigured, "running": false}
+	}
+	wg.Wait()
+	if order == nil {
+		order = []string{}
+	}
+	return map[string]any{"ts": time.Now().UnixMilli(), "channelOrder": order, "channelLabels": chLabels,
+		"channels": chans, "channelAccounts": accounts, "channelDefaultAccountId": defaults}, nil
+}
+
+func render(w io.Writer, r gjson.Result) error {
+	if len(r.Get("channelOrder").Array()) == 0 {
+		_, err := fmt.Fprintln(w, "No channels configured (set channels.telegram.botToken, channels.discord.token or channels.slack.botToken).")
+		return err
+	}
+	for _, c := range r.Get("channelOrder").Array() {
+		for _, a := range r.Get("channelAccounts." + gjson.Escape(c.String())).Array() {
+			line := fmt.Sprintf("%s/%s: ", c.String(), a.Get("accountId").String())
+			switch {
+			case !a.Get("configured").Bool():
+				line += "not configured: " + a.Get("lastError").String()
+			case a.Get("probe.ok").Exists() && !a.Get("probe.ok").Bool():
+				line += "probe failed: " + a.Get("probe.error").String()
+			case a.Get("probe.ok").Bool():
+				line += "ok, bot " + firstOf(a.Get("probe.bot.username").String(), a.Get("probe.bot.id").String())
+			default:
+				line += "configured (token from " + a.Get("tokenSource").String() + ")"
+			}
+			if _, err := fmt.Fprintln(w, strings.TrimSpace(line)); err != nil {
 				return err
 			}
-			for _, c := range r.Get("channelOrder").Array() {
-				if _, err := fmt.Fprintln(w, c.String()); err != nil {
-					return err
-				}
-			}
-			return nil
-		},
-	})
+		}
+	}
+	return nil
+}
+
+func firstOf(a, b string) string {
+	if a != "" {
+		return "@" + a
+	}
+	return b
 }
