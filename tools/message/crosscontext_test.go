@@ -107,8 +107,14 @@ func TestSessionBoundSendDefaultsToItsConversation(t *testing.T) {
 func TestCrossContext(t *testing.T) {
 	_, env := setup(t, nil)
 	env.Subject = tools.Subject{Kind: tools.CallerAgent, SessionKey: "agent:main:telegram:group:-100111"}
-	// Another Telegram chat: allowed by default (allowWithinProvider).
-	if _, err := send(env, `{"target":"-100222","message":"x"}`); err != nil {
+	// Another Telegram chat: denied by default (allowWithinProvider false).
+	if _, err := send(env, `{"target":"-100222","message":"x"}`); exitOf(err) != 3 || !strings.Contains(err.Error(), "allowWithinProvider") {
+		t.Fatalf("%v", err)
+	}
+	// Widened: another chat on the same channel is allowed.
+	_, wide := setup(t, map[string]any{"tools": map[string]any{"message": map[string]any{"crossContext": map[string]any{"allowWithinProvider": true}}}})
+	wide.Subject = env.Subject
+	if _, err := send(wide, `{"target":"-100222","message":"x"}`); err != nil {
 		t.Fatal(err)
 	}
 	// Another channel: denied by default (allowAcrossProviders false), exit 3.

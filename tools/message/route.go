@@ -134,13 +134,15 @@ func sameConversation(channel, a, b string) bool {
 
 // crossContext applies tools.message.crossContext (spec §4.5) to a
 // mutation from a call bound to a chat: its own conversation always; another
-// conversation on the same channel when allowWithinProvider (default true);
-// another channel when allowAcrossProviders (default false, Classic).
+// conversation on the same channel when allowWithinProvider (default false
+// here, true in the original: a bound call sends only to its own chat unless
+// the user widens it); another channel when allowAcrossProviders (default
+// false, Classic).
 func crossContext(cfg *config.Config, bound *route, channel, target string) error {
 	if channel == bound.Channel && sameConversation(channel, target, bound.To) {
 		return nil
 	}
-	within := cfg.Bool("tools.message.crossContext.allowWithinProvider", true)
+	within := cfg.Bool("tools.message.crossContext.allowWithinProvider", false)
 	across := cfg.Bool("tools.message.crossContext.allowAcrossProviders", false)
 	if channel == bound.Channel && within {
 		return nil
