@@ -151,9 +151,18 @@ func init() {
 			Run:         runFor(action),
 			Flags:       accountFlag,
 			Render:      render,
+			ReadOnly:    readOnly[action],
+			Idempotent:  readOnly[action],
+			Destructive: action == "edit" || action == "delete" || action == "unpin",
+			OpenWorld:   true,
 		})
 	}
 }
+
+// readOnly lists the actions that only look (MCP's read-only hint; `mcp
+// serve --read-only` keeps these).
+var readOnly = map[string]bool{"reactions": true, "read": true, "list-pins": true, "thread-list": true, "search": true,
+	"member-info": true, "channel-info": true, "channel-list": true, "permissions": true}
 
 // accountFlag is the original CLI's --account for accountId, -m and -t.
 var accountFlag = map[string]string{"accountId": "account", "message": "message,m", "target": "target,t"}
