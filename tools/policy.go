@@ -81,10 +81,12 @@ type EffectiveReport struct {
 }
 
 // EffectiveRegistered runs Effective and keeps the registered tools.
-func EffectiveRegistered(env *Env) EffectiveReport {
-	res := Effective(env)
+func EffectiveRegistered(env *Env) EffectiveReport { return effectiveRegistered(env, Default) }
+
+func effectiveRegistered(env *Env, r *Registry) EffectiveReport {
+	res := policy.Resolve(policyInput(env, r))
 	have := map[string]bool{}
-	for _, n := range Default.ToolNames() {
+	for _, n := range r.ToolNames() {
 		have[policy.Normalize(n)] = true
 	}
 	out := EffectiveReport{Result: policy.Result{Removed: []policy.Removal{}, Warnings: res.Warnings}}
