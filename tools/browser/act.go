@@ -122,7 +122,10 @@ func act(ctx context.Context, env *tools.Env, conf *browserConf, pg *rod.Page, r
 	d := timeout(r.TimeoutMs, 8000, 500, 60000)
 	pg = pg.Context(ctx)
 	out := map[string]any{}
-	if r.Kind != "close" && r.Kind != "wait" && r.Kind != "evaluate" {
+	// click, hover and type bring the tab to the front only when it is
+	// not there already (readyRef); the other acts on a page always do.
+	lazyFront := r.Kind == "click" || r.Kind == "hover" || (r.Kind == "type" && !r.Slowly)
+	if r.Kind != "close" && r.Kind != "wait" && r.Kind != "evaluate" && !lazyFront {
 		if err := front(pg); err != nil {
 			return nil, err
 		}
@@ -151,6 +154,15 @@ func act(ctx context.Context, env *tools.Env, conf *browserConf, pg *rod.Page, r
 	ready := func(enabled bool, mode, text string) (*actTarget, *readyAnswer, error) {
 		if err := need("ref", r.Ref); err != nil {
 			return nil, nil, err
+		}
+		if lazyFront {
+			t, a, ok, err := readyRef(ctx, pg, r.Ref, d, enabled, mode, text)
+			if ok || err != nil {
+				return t, a, err
+			}
+			if err := front(pg); err != nil {
+				return nil, nil, err
+			}
 		}
 		t, err := locate(ctx, pg, r.Ref)
 		if err != nil {
@@ -202,6 +214,11 @@ func act(ctx context.Context, env *tools.Env, conf *browserConf, pg *rod.Page, r
 		t, a, err := ready(true, "fill", r.Text)
 		if err != nil {
 			return nil, err
+		}
+		if !a.Inserted && t.obj == "" { // readyRef found it by value: get the object
+			if t, err = locate(ctx, pg, r.Ref); err != nil {
+				return nil, err
+			}
 		}
 		if err := t.finishFill(ctx, a, r.Text); err != nil {
 			return nil, actFailed(r, err)

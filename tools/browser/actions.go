@@ -519,7 +519,11 @@ func actAction(ctx context.Context, env *tools.Env, s *session, p params) (any, 
 		}
 		return tools.JSONResult(map[string]any{"ok": true, "kind": r.Kind, "targetId": string(id)})
 	}
-	pg, err := s.page(p.TargetID)
+	attach := s.page
+	if r.Kind == "click" || r.Kind == "hover" || (r.Kind == "type" && !r.Slowly) {
+		attach = s.lazyPage // they act through the calls it allows
+	}
+	pg, err := attach(p.TargetID)
 	if err != nil {
 		return nil, err
 	}

@@ -172,6 +172,9 @@ func (s *session) mark(ctx context.Context) (*recClient, int64) {
 	if rec == nil {
 		return nil, 0
 	}
+	if s.told != nil { // the guard's answer carried the position (tellGuard)
+		return rec, *s.told.Seq
+	}
 	var m struct {
 		Seq int64 `json:"seq"`
 	}
@@ -206,12 +209,24 @@ func (s *session) tellGuard(ctx context.Context) bool {
 	cctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
 	c := &recClient{sock: s.p.recSock()}
-	var v map[string]any
+	var v guardAnswer
 	if c.call(cctx, recRequest{Op: "guard", Guard: &g}, &v) != nil {
 		return false
 	}
 	s.rec = c
+	if v.Seq != nil && v.Pending != nil { // a recorder of an older binary answers ok only
+		s.told = &v
+	}
 	return true
+}
+
+// guardAnswer is the recorder's answer to guard: with the event log's
+// position and the unanswered dialogs by tab, which spare the call the
+// mark and pending round trips (the position is taken before the call
+// attaches to its tab, so it precedes whatever the call does).
+type guardAnswer struct {
+	Seq     *int64                    `json:"seq"`
+	Pending map[string]map[string]any `json:"pending"`
 }
 
 func (s *session) enforceGuard(ctx context.Context) error {

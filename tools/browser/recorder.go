@@ -663,7 +663,19 @@ func (r *recorder) answer(ctx context.Context, c net.Conn, req recRequest) any {
 		if err := r.setGuard(ctx, req.Guard); err != nil {
 			return map[string]any{"error": "request guard: " + err.Error(), "code": "FAILED"}
 		}
-		return map[string]any{"ok": true, "guarded": req.Guard != nil && !req.Guard.DangerouslyAllowPrivateNetwork}
+		// The answer also carries the event log's position and the tabs'
+		// unanswered dialogs, so a call learns what it would ask with mark
+		// and pending in the same round trip (session.tellGuard).
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		pending := map[string]any{}
+		for id, d := range r.pending {
+			if d != nil {
+				pending[id] = copyMap(d.Data)
+			}
+		}
+		return map[string]any{"ok": true, "guarded": req.Guard != nil && !req.Guard.DangerouslyAllowPrivateNetwork,
+			"seq": r.seq, "pending": pending}
 	case "armUpload":
 		return r.armUpload(ctx, req)
 	}

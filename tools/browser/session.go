@@ -27,6 +27,8 @@ type session struct {
 	b       *rod.Browser
 	ws      string
 	rec     *recClient
+	told    *guardAnswer // the guard's answer, when it carried seq and pending
+	lc      *lazyClient
 	release func()
 	ctx     context.Context // the call's: ends when the call does
 }
@@ -53,13 +55,13 @@ func openSession(ctx context.Context, env *tools.Env, name string) (*session, er
 	// one that must be started first needs the connection's URL.
 	told := make(chan bool, 1)
 	go func() { told <- s.tellGuard(ctx) }()
-	b, ws, err := connectEndpoint(cctx, p, ep)
+	b, lc, ws, err := connectEndpoint(cctx, p, ep)
 	early := <-told
 	if err != nil {
 		cancel()
 		return nil, notRunning(p)
 	}
-	s.b, s.ws = b, ws
+	s.b, s.ws, s.lc = b, ws, lc
 	if !early {
 		if err := s.enforceGuard(ctx); err != nil {
 			cancel()
@@ -76,27 +78,27 @@ const wsCacheFile = "cdp-ws"
 // connectEndpoint connects to the browser at ep: through the WebSocket URL
 // remembered for it, else (or when that fails: a restarted browser has a
 // new one) through the one /json/version gives, which is then remembered.
-func connectEndpoint(ctx context.Context, p *profile, ep string) (*rod.Browser, string, error) {
+func connectEndpoint(ctx context.Context, p *profile, ep string) (*rod.Browser, *lazyClient, string, error) {
 	cache := filepath.Join(p.Dir, wsCacheFile)
 	if b, err := os.ReadFile(cache); err == nil {
 		if e, ws, ok := strings.Cut(strings.TrimSpace(string(b)), " "); ok && e == ep && strings.HasPrefix(ws, "ws://127.0.0.1:") {
-			if br, err := connect(ctx, ws); err == nil {
-				return br, ws, nil
+			if br, lc, err := connectCall(ctx, ws); err == nil {
+				return br, lc, ws, nil
 			}
 		}
 	}
 	ws, err := wsURL(ctx, ep)
 	if err != nil {
-		return nil, "", err
+		return nil, nil, "", err
 	}
-	br, err := connect(ctx, ws)
+	br, lc, err := connectCall(ctx, ws)
 	if err != nil {
-		return nil, "", err
+		return nil, nil, "", err
 	}
 	if ws != ep {
 		_ = writeFileAtomic(cache, []byte(ep+" "+ws))
 	}
-	return br, ws, nil
+	return br, lc, ws, nil
 }
 
 func notRunning(p *profile) error {
@@ -146,6 +148,17 @@ func (s *session) page(targetID string) (*rod.Page, error) {
 	return pg, nil
 }
 
+// lazyPage is page for a call that reads and acts only through the
+// methods lazyClient lets go without the Page domain (snapshots; click,
+// hover and type): its session skips Page.enable until a call needs it.
+func (s *session) lazyPage(targetID string) (*rod.Page, error) {
+	if s.lc != nil {
+		s.lc.setLazy(true)
+		defer s.lc.setLazy(false)
+	}
+	return s.page(targetID)
+}
+
 // target resolves a tab like page does without attaching to it.
 func (s *session) target(targetID string) (proto.TargetTargetID, error) {
 	ts, err := s.pages()
@@ -182,6 +195,12 @@ func (s *session) target(targetID string) (proto.TargetTargetID, error) {
 // openDialog asks the recorder (when one runs; never launching it) for
 // the tab's unanswered dialog.
 func (s *session) openDialog(id proto.TargetTargetID) map[string]any {
+	if s.told != nil {
+		if d := s.told.Pending[string(id)]; d != nil {
+			return d
+		}
+		return nil
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	var v struct {
