@@ -119,6 +119,7 @@ type readyAnswer struct {
 	Y        float64 `json:"y"`
 	Download bool    `json:"download"`
 	Inserted bool    `json:"inserted"`
+	Synced   bool    `json:"synced"` // readyRefJS sent its marker
 }
 
 // ready waits up to d until t can be acted on (see readyJS), then, for
@@ -218,12 +219,21 @@ func (t *actTarget) finishFill(ctx context.Context, a *readyAnswer, text string)
 // tab's own document: it answers {behind} while the tab is not the
 // visible, focused one (the caller brings it to the front and asks
 // again), {count} when the ref does not name exactly one element of the
-// document (the caller goes the longer way: locate), else readyJS's answer.
-const readyRefJS = `(ref, needEnabled, mode, text, checkFront) => {
+// document (the caller goes the longer way: locate), else readyJS's
+// answer. With a marker, a fill whose text went in then sends it through
+// the recorder's sync binding once the microtasks the act queued have run
+// (synced: the act's settle waits for that marker instead of sending one).
+const readyRefJS = `(ref, needEnabled, mode, text, checkFront, marker) => {
 	if (checkFront && (document.visibilityState !== "visible" || !document.hasFocus())) return {behind: true};
 	const found = document.querySelectorAll('[` + refAttr + `="' + ref + '"]');
 	if (found.length !== 1) return {count: found.length};
-	return (` + readyJS + `).call(found[0], needEnabled, mode, text);
+	const a = (` + readyJS + `).call(found[0], needEnabled, mode, text);
+	const sync = globalThis.` + syncBinding + `;
+	if (marker && a.ok && a.inserted && typeof sync === "function") {
+		Promise.resolve().then(() => sync(marker));
+		a.synced = true;
+	}
+	return a;
 }`
 
 // readyRef finds the element a ref of the tab's own document names and
@@ -233,7 +243,7 @@ const readyRefJS = `(ref, needEnabled, mode, text, checkFront) => {
 // the longer way (a frame's or a shadow root's, or not found as one
 // element): the caller then brings the tab to the front and uses locate
 // and ready, which also give their errors.
-func readyRef(ctx context.Context, pg *rod.Page, ref string, d time.Duration, needEnabled bool, mode, text string) (t *actTarget, a *readyAnswer, ok bool, err error) {
+func readyRef(ctx context.Context, pg *rod.Page, ref string, d time.Duration, needEnabled bool, mode, text, marker string) (t *actTarget, a *readyAnswer, ok bool, err error) {
 	ref = normRef(ref)
 	m := refPath().FindStringSubmatch(ref)
 	if m == nil || m[1] != "" || pg.IsIframe() {
@@ -242,7 +252,7 @@ func readyRef(ctx context.Context, pg *rod.Page, ref string, d time.Duration, ne
 	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	expr := func(checkFront bool) string {
-		b, _ := json.Marshal([]any{m[2], needEnabled, mode, text, checkFront})
+		b, _ := json.Marshal([]any{m[2], needEnabled, mode, text, checkFront, marker})
 		return "(" + readyRefJS + ")(..." + string(b) + ")"
 	}
 	checkFront := true

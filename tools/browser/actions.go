@@ -313,7 +313,7 @@ func init() {
 			}
 			out := map[string]any{"ok": true, "targetId": string(pg.TargetID), "url": url}
 			// The document's HTTP status and the console errors of the load.
-			sum := rec.effects(ctx, string(pg.TargetID), seq, 2000, false)
+			sum := rec.effects(ctx, string(pg.TargetID), seq, 2000, false, "")
 			if nav, ok := sum["navigated"].(map[string]any); ok && nav["status"] != nil {
 				out["status"] = nav["status"]
 			}
@@ -537,6 +537,7 @@ func actAction(ctx context.Context, env *tools.Env, s *session, p params) (any, 
 			var v map[string]any
 			return rec.call(ctx, recRequest{Op: "resize", TargetID: target, Width: w, Height: h}, &v)
 		}
+		r.syncMarker = actSyncPrefix + randomToken()
 	}
 	actCtx, cancelAct := context.WithCancel(ctx)
 	defer cancelAct()
@@ -581,8 +582,10 @@ func actAction(ctx context.Context, env *tools.Env, s *session, p params) (any, 
 			settle = 0
 		}
 		_, expectDownload := extra[expectDownloadKey]
+		marker, _ := extra[syncMarkerKey].(string)
 		delete(extra, expectDownloadKey)
-		for k, v := range rec.effects(ctx, target, seq, settle, expectDownload) {
+		delete(extra, syncMarkerKey)
+		for k, v := range rec.effects(ctx, target, seq, settle, expectDownload, marker) {
 			out[k] = v
 		}
 	}

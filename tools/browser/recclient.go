@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -186,12 +187,12 @@ func (s *session) mark(ctx context.Context) (*recClient, int64) {
 
 // effects is what happened on the tab since the mark, after waiting (up
 // to settleMs) for what was started to finish.
-func (rec *recClient) effects(ctx context.Context, target string, seq int64, settleMs int, expectDownload bool) map[string]any {
+func (rec *recClient) effects(ctx context.Context, target string, seq int64, settleMs int, expectDownload bool, marker string) map[string]any {
 	if rec == nil {
 		return nil
 	}
 	var sum map[string]any
-	if rec.call(ctx, recRequest{Op: "settle", TargetID: target, Seq: seq, TimeoutMs: settleMs, ExpectDownload: expectDownload}, &sum) != nil {
+	if rec.call(ctx, recRequest{Op: "settle", TargetID: target, Seq: seq, TimeoutMs: settleMs, ExpectDownload: expectDownload, SyncToken: marker}, &sum) != nil {
 		return nil
 	}
 	return sum
@@ -246,4 +247,11 @@ func (s *session) enforceGuard(ctx context.Context) error {
 		return tools.Errorf(tools.CodeFailed, "browser: the request guard could not be set: %v", err)
 	}
 	return nil
+}
+
+// randomToken is 16 random hex digits.
+func randomToken() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }

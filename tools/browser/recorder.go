@@ -113,6 +113,9 @@ type recorder struct {
 	loads    map[string]*event        // guid → download event
 	syncs    map[string]chan struct{} // settle marker payload → closed when handled
 	nextSync int64
+	// early are the act markers (actSyncPrefix) handled before their
+	// settle asked for them, with when they came (kept a few seconds).
+	early map[string]time.Time
 	uploads  map[string]uploadArm // targetId → files for its next file chooser
 	nextArm  int64
 
@@ -295,6 +298,8 @@ func (r *recorder) handle(ctx context.Context, m *rod.Message) {
 			if ch, ok := r.syncs[e.Payload]; ok {
 				close(ch)
 				delete(r.syncs, e.Payload)
+			} else if strings.HasPrefix(e.Payload, actSyncPrefix) {
+				r.noteEarly(e.Payload)
 			}
 			r.mu.Unlock()
 		}
