@@ -115,9 +115,9 @@ type recorder struct {
 	nextSync int64
 	// early are the act markers (actSyncPrefix) handled before their
 	// settle asked for them, with when they came (kept a few seconds).
-	early map[string]time.Time
-	uploads  map[string]uploadArm // targetId → files for its next file chooser
-	nextArm  int64
+	early   map[string]time.Time
+	uploads map[string]uploadArm // targetId → files for its next file chooser
+	nextArm int64
 
 	guard        *netguard.Policy // nil: no request is refused (guard.go)
 	guardMu      sync.Mutex       // serialises setGuard
