@@ -575,6 +575,7 @@ func actAction(ctx context.Context, env *tools.Env, s *session, p params) (any, 
 		cancelAct()
 	}
 	out := map[string]any{"ok": true, "kind": r.Kind, "targetId": target}
+	urlKnown := false
 
 	if rec != nil && r.Kind != "close" {
 		settle := int(min(timeout(r.TimeoutMs, 8000, 500, 60000), 10*time.Second).Milliseconds())
@@ -585,11 +586,22 @@ func actAction(ctx context.Context, env *tools.Env, s *session, p params) (any, 
 		marker, _ := extra[syncMarkerKey].(string)
 		delete(extra, expectDownloadKey)
 		delete(extra, syncMarkerKey)
-		for k, v := range rec.effects(ctx, target, seq, settle, expectDownload, marker) {
+		sum := rec.effects(ctx, target, seq, settle, expectDownload, marker)
+		if u, ok := sum[settleURLKey].(map[string]any); ok {
+			delete(sum, settleURLKey)
+			// The recorder followed the tab's navigations: its URL is the
+			// last one's, else the one the tab list gave before the act.
+			if last, _ := u["url"].(string); last != "" {
+				out["url"], urlKnown = last, true
+			} else if s.picked != nil && string(s.picked.TargetID) == target {
+				out["url"], urlKnown = s.picked.URL, true
+			}
+		}
+		for k, v := range sum {
 			out[k] = v
 		}
 	}
-	if r.Kind != "close" {
+	if r.Kind != "close" && !urlKnown {
 		if info, err := pg.Context(ctx).Info(); err == nil {
 			out["url"] = info.URL
 		}

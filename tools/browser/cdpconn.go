@@ -63,6 +63,12 @@ func (l *lazyClient) Call(ctx context.Context, sessionID, method string, params 
 	return l.c.Call(ctx, sessionID, method, params)
 }
 
+func (l *lazyClient) isLazy() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.lazy
+}
+
 // setLazy turns the putting off of Page.enable on or off for the
 // sessions attached from now on.
 func (l *lazyClient) setLazy(on bool) {

@@ -57,6 +57,17 @@ wait:
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	out := r.summary(req.TargetID, req.Seq)
+	if ok {
+		// The tab's URL as its navigations since the mark left it ("": as
+		// it was), for the caller to answer without asking the browser.
+		last := ""
+		for _, e := range r.events {
+			if e.seq > req.Seq && e.TargetID == req.TargetID && (e.Kind == "navigated" || e.Kind == "sameDocument") {
+				last, _ = e.Data["url"].(string)
+			}
+		}
+		out[settleURLKey] = map[string]any{"url": last}
+	}
 	if busy != "" && req.TimeoutMs > 0 {
 		out["settled"] = false
 		out["waitingFor"] = busy
@@ -441,6 +452,10 @@ func (r *recorder) syncWith(ctx context.Context, sess proto.TargetSessionID) {
 	case <-ctx.Done():
 	}
 }
+
+// settleURLKey carries the tab's URL in settle's answer (internal: the
+// caller takes it out).
+const settleURLKey = "_url"
 
 // actSyncPrefix starts the markers an act's own evaluation sends through
 // the sync binding after it changed the page (readyRefJS), sparing settle

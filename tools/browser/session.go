@@ -29,6 +29,7 @@ type session struct {
 	rec     *recClient
 	told    *guardAnswer // the guard's answer, when it carried seq and pending
 	lc      *lazyClient
+	picked  *proto.TargetTargetInfo // the tab target last resolved, as the tab list gave it
 	release func()
 	ctx     context.Context // the call's: ends when the call does
 }
@@ -134,7 +135,14 @@ func (s *session) setCurrent(id proto.TargetTargetID) {
 // wait for the dialog (Page.enable blocks), so the caller is told to
 // answer it.
 func (s *session) page(targetID string) (*rod.Page, error) {
+	guess, early := s.attachEarly(targetID)
 	id, err := s.target(targetID)
+	if early != nil {
+		a := <-early
+		if err == nil && id == guess && a.err == nil {
+			return a.pg, nil
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -157,6 +165,37 @@ func (s *session) lazyPage(targetID string) (*rod.Page, error) {
 		defer s.lc.setLazy(false)
 	}
 	return s.page(targetID)
+}
+
+type attached struct {
+	pg  *rod.Page
+	err error
+}
+
+// attachEarly starts attaching to the tab a lazy call most likely means
+// while page lists the tabs: the one named by a full target id, or with
+// none named the current tab. It does so only when the guard's answer
+// said the tab has no open dialog (and a lazy attach sends nothing the
+// page must answer); page uses the attachment only when the list
+// resolves to that tab.
+func (s *session) attachEarly(targetID string) (proto.TargetTargetID, chan attached) {
+	if s.lc == nil || !s.lc.isLazy() || s.told == nil {
+		return "", nil
+	}
+	guess := strings.TrimSpace(targetID)
+	if guess == "" {
+		cur, _ := os.ReadFile(s.currentTabFile())
+		guess = strings.TrimSpace(string(cur))
+	}
+	if !safeTargetID(guess) || s.told.Pending[guess] != nil {
+		return "", nil
+	}
+	ch := make(chan attached, 1)
+	go func() {
+		pg, err := s.b.PageFromTarget(proto.TargetTargetID(guess))
+		ch <- attached{pg, err}
+	}()
+	return proto.TargetTargetID(guess), ch
 }
 
 // target resolves a tab like page does without attaching to it.
@@ -189,6 +228,7 @@ func (s *session) target(targetID string) (proto.TargetTargetID, error) {
 		s.setCurrent(pg.TargetID)
 		return pg.TargetID, nil
 	}
+	s.picked = pick
 	return pick.TargetID, nil
 }
 
