@@ -9,7 +9,9 @@
 #
 #   scripts/bench-browser.sh [bin/openclaw]
 #
-# Environment: RUNS (timed calls per cell, default 7, after one warm-up),
+# Environment: RUNS (timed calls per cell, default 7, after two warm-up
+# rounds), WARMUP (seconds to let the freshly launched browsers settle
+# before the first page's cells, default 20),
 # SIZES (default "300 3000 10000"), CHROMIUM (default /usr/bin/chromium),
 # BENCH_CACHE (where the comparison tools are installed from npm, default
 # ~/.cache/openclaw-bench; never the repository), PORT_BASE (first of 3
@@ -53,6 +55,7 @@ import json, os, re, shutil, signal, socket, statistics, subprocess, sys, time
 
 BIN, CHROMIUM, CACHE, WORK = sys.argv[1:5]
 RUNS = int(os.environ.get("RUNS", "7"))
+WARMUP = float(os.environ.get("WARMUP", "20"))
 SIZES = [int(s) for s in os.environ.get("SIZES", "300 3000 10000").split()]
 ROOT = os.geteuid() == 0
 
@@ -269,9 +272,15 @@ def guarded(t, fn):
     return run
 
 try:
-    for n in SIZES:
+    for i, n in enumerate(SIZES):
         for t in tools_up:
             guarded(t, lambda: t.open(n))()
+        if i == 0:
+            # The comparison tools launch their browsers on their first
+            # page; a fresh Chromium keeps working for a while after (its
+            # start-up tasks), which would weigh on the first page's cells.
+            time.sleep(WARMUP)
+            loads.append(os.getloadavg())
         cells = {
             "snapshot": [(t.name, "snapshot", t.snapshot) for t in tools_up if t.name != "pw-none"] +
                         [("ours", "snapshot full", tools_up[0].snapshot_full)],
@@ -307,7 +316,7 @@ for n in SIZES:
         none = cell(("pw", op + " (--snapshot-mode none)", n)) if op != "snapshot" else "-"
         print("| %s elements | %s | %s | %s | %s | %s |" % (format(n, ","), op, cell(("ours", op, n)), cell(("pw", op, n)), none, cell(("ab", op, n))))
     print("| %s elements | snapshot, no --max-chars cap | %s | - | - | - |" % (format(n, ","), cell(("ours", "snapshot full", n))))
-print("\nload average (1 min) at the start and after each page size: %s (%d CPUs)" % (
+print("\nload average (1 min) at the start, after the warm-up pause and after each page size: %s (%d CPUs)" % (
     ", ".join("%.1f" % l[0] for l in loads), os.cpu_count() or 0))
 for n in notes:
     print("note: " + n)
