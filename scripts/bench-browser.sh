@@ -11,7 +11,7 @@
 #
 # Environment: RUNS (timed calls per cell, default 7, after two warm-up
 # rounds), WARMUP (seconds to let the freshly launched browsers settle
-# before the first page's cells, default 20),
+# before the first page's cells, default 60),
 # SIZES (default "300 3000 10000"), CHROMIUM (default /usr/bin/chromium),
 # BENCH_CACHE (where the comparison tools are installed from npm, default
 # ~/.cache/openclaw-bench; never the repository), PORT_BASE (first of 3
@@ -55,7 +55,7 @@ import json, os, re, shutil, signal, socket, statistics, subprocess, sys, time
 
 BIN, CHROMIUM, CACHE, WORK = sys.argv[1:5]
 RUNS = int(os.environ.get("RUNS", "7"))
-WARMUP = float(os.environ.get("WARMUP", "20"))
+WARMUP = float(os.environ.get("WARMUP", "60"))
 SIZES = [int(s) for s in os.environ.get("SIZES", "300 3000 10000").split()]
 ROOT = os.geteuid() == 0
 

@@ -187,7 +187,7 @@ func (s *session) attachEarly(targetID string) (proto.TargetTargetID, chan attac
 		cur, _ := os.ReadFile(s.currentTabFile())
 		guess = strings.TrimSpace(string(cur))
 	}
-	if !safeTargetID(guess) || s.told.Pending[guess] != nil {
+	if !rawTargetID(guess) || s.told.Pending[guess] != nil {
 		return "", nil
 	}
 	ch := make(chan attached, 1)
@@ -196,6 +196,20 @@ func (s *session) attachEarly(targetID string) (proto.TargetTargetID, chan attac
 		ch <- attached{pg, err}
 	}()
 	return proto.TargetTargetID(guess), ch
+}
+
+// rawTargetID reports whether id looks like a DevTools target id (32
+// hex digits), not a label, a handle or a prefix.
+func rawTargetID(id string) bool {
+	if len(id) != 32 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if c := id[i]; !('0' <= c && c <= '9' || 'A' <= c && c <= 'F' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // target resolves a tab like page does without attaching to it.

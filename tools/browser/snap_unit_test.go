@@ -62,3 +62,13 @@ func TestSafeTargetID(t *testing.T) {
 		}
 	}
 }
+
+// TestRawTargetID: only a full target id is attached to early.
+func TestRawTargetID(t *testing.T) {
+	for id, want := range map[string]bool{"0869B6D81DA875F4AE179879BF957133": true, "0869b6d81da875f4ae179879bf957133": true,
+		"0869B6D81DA875F4AE179879BF95713": false, "0869B6D81DA875F4AE179879BF95713G": false, "t1": false, "mail": false, "": false} {
+		if got := rawTargetID(id); got != want {
+			t.Errorf("rawTargetID(%q) = %v, want %v", id, got, want)
+		}
+	}
+}
