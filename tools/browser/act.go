@@ -20,6 +20,10 @@ import (
 // expectDownloadKey marks an act result whose settle must wait for a download.
 const expectDownloadKey = "_expectDownload"
 
+// syncMarkerKey carries the marker an act's evaluation sent through the
+// recorder's sync binding (readyRefJS) to its settle.
+const syncMarkerKey = "_syncMarker"
+
 // normRef accepts the spellings the original's parsers accept: e12, @e12,
 // ref=e12 and a bare number.
 func normRef(r string) string {
@@ -73,6 +77,9 @@ type actReq struct {
 	// resize sets the viewport through a session that outlives the call
 	// (the recorder's); nil sets it on this call's own session.
 	resize func(w, h int) error
+	// syncMarker (set by actAction when a recorder runs) is the marker a
+	// type may send through the recorder's sync binding (readyRefJS).
+	syncMarker string
 }
 
 // fillFields accepts the fields array, also nested one level: the CLI's
@@ -122,7 +129,10 @@ func act(ctx context.Context, env *tools.Env, conf *browserConf, pg *rod.Page, r
 	d := timeout(r.TimeoutMs, 8000, 500, 60000)
 	pg = pg.Context(ctx)
 	out := map[string]any{}
-	if r.Kind != "close" && r.Kind != "wait" && r.Kind != "evaluate" {
+	// click, hover and type bring the tab to the front only when it is
+	// not there already (readyRef); the other acts on a page always do.
+	lazyFront := r.Kind == "click" || r.Kind == "hover" || (r.Kind == "type" && !r.Slowly)
+	if r.Kind != "close" && r.Kind != "wait" && r.Kind != "evaluate" && !lazyFront {
 		if err := front(pg); err != nil {
 			return nil, err
 		}
@@ -148,9 +158,18 @@ func act(ctx context.Context, env *tools.Env, conf *browserConf, pg *rod.Page, r
 	}
 	// ready finds the ref's element and waits until it can be acted on
 	// (mode fill: then replaces its text).
-	ready := func(enabled bool, mode, text string) (*actTarget, *readyAnswer, error) {
+	ready := func(enabled bool, mode, text, marker string) (*actTarget, *readyAnswer, error) {
 		if err := need("ref", r.Ref); err != nil {
 			return nil, nil, err
+		}
+		if lazyFront {
+			t, a, ok, err := readyRef(ctx, pg, r.Ref, d, enabled, mode, text, marker)
+			if ok || err != nil {
+				return t, a, err
+			}
+			if err := front(pg); err != nil {
+				return nil, nil, err
+			}
 		}
 		t, err := locate(ctx, pg, r.Ref)
 		if err != nil {
@@ -164,7 +183,7 @@ func act(ctx context.Context, env *tools.Env, conf *browserConf, pg *rod.Page, r
 		if _, err := clickModifiers(r.Modifiers); err != nil {
 			return nil, err
 		}
-		t, a, err := ready(true, "check", "")
+		t, a, err := ready(true, "check", "", "")
 		if err != nil {
 			return nil, err
 		}
@@ -172,7 +191,7 @@ func act(ctx context.Context, env *tools.Env, conf *browserConf, pg *rod.Page, r
 			return nil, err
 		}
 	case "hover":
-		t, a, err := ready(false, "check", "")
+		t, a, err := ready(false, "check", "", "")
 		if err != nil {
 			return nil, err
 		}
@@ -199,9 +218,21 @@ func act(ctx context.Context, env *tools.Env, conf *browserConf, pg *rod.Page, r
 			}
 			break
 		}
-		t, a, err := ready(true, "fill", r.Text)
+		marker := ""
+		if !r.Submit && r.syncMarker != "" { // Enter's events would come after it
+			marker = r.syncMarker
+		}
+		t, a, err := ready(true, "fill", r.Text, marker)
 		if err != nil {
 			return nil, err
+		}
+		if a.Synced {
+			out[syncMarkerKey] = marker
+		}
+		if !a.Inserted && t.obj == "" { // readyRef found it by value: get the object
+			if t, err = locate(ctx, pg, r.Ref); err != nil {
+				return nil, err
+			}
 		}
 		if err := t.finishFill(ctx, a, r.Text); err != nil {
 			return nil, actFailed(r, err)

@@ -119,6 +119,7 @@ type readyAnswer struct {
 	Y        float64 `json:"y"`
 	Download bool    `json:"download"`
 	Inserted bool    `json:"inserted"`
+	Synced   bool    `json:"synced"` // readyRefJS sent its marker
 }
 
 // ready waits up to d until t can be acted on (see readyJS), then, for
@@ -212,4 +213,129 @@ func (t *actTarget) finishFill(ctx context.Context, a *readyAnswer, text string)
 	}
 	_, err := proto.RuntimeCallFunctionOn{ObjectID: t.obj, FunctionDeclaration: `function(){this.dispatchEvent(new Event("input",{bubbles:true}));this.dispatchEvent(new Event("change",{bubbles:true}))}`}.Call(pg)
 	return err
+}
+
+// readyRefJS is locate and readyJS in one evaluation, for a ref of the
+// tab's own document: it answers {behind} while the tab is not the
+// visible, focused one (the caller brings it to the front and asks
+// again), {count} when the ref does not name exactly one element of the
+// document (the caller goes the longer way: locate), else readyJS's
+// answer. With a marker, a fill whose text went in then sends it through
+// the recorder's sync binding once the microtasks the act queued have run
+// (synced: the act's settle waits for that marker instead of sending one).
+const readyRefJS = `(ref, needEnabled, mode, text, checkFront, marker) => {
+	if (checkFront && (document.visibilityState !== "visible" || !document.hasFocus())) return {behind: true};
+	const found = document.querySelectorAll('[` + refAttr + `="' + ref + '"]');
+	if (found.length !== 1) return {count: found.length};
+	const a = (` + readyJS + `).call(found[0], needEnabled, mode, text);
+	const sync = globalThis.` + syncBinding + `;
+	if (marker && a.ok && a.inserted && typeof sync === "function") {
+		Promise.resolve().then(() => sync(marker));
+		a.synced = true;
+	}
+	return a;
+}`
+
+// readyRef finds the element a ref of the tab's own document names and
+// waits up to d until it can be acted on, as locate and ready do, with one
+// evaluation per try and no other round trip: the tab is brought to the
+// front only when it is not there already. ok is false when the ref needs
+// the longer way (a frame's or a shadow root's, or not found as one
+// element): the caller then brings the tab to the front and uses locate
+// and ready, which also give their errors.
+func readyRef(ctx context.Context, pg *rod.Page, ref string, d time.Duration, needEnabled bool, mode, text, marker string) (t *actTarget, a *readyAnswer, ok bool, err error) {
+	ref = normRef(ref)
+	if !ownRef(ref) || pg.IsIframe() {
+		return nil, nil, false, nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	expr := func(checkFront bool) string {
+		b, _ := json.Marshal([]any{ref, needEnabled, mode, text, checkFront, marker})
+		return "(" + readyRefJS + ")(..." + string(b) + ")"
+	}
+	checkFront := true
+	why := "not checked yet"
+	for {
+		var ans struct {
+			readyAnswer
+			Behind bool `json:"behind"`
+			Count  *int `json:"count"`
+		}
+		err := evalValue(ctx, pg, expr(checkFront), &ans)
+		switch {
+		case err == nil && ans.Behind:
+			if err := front(pg.Context(ctx)); err != nil {
+				return nil, nil, false, err
+			}
+			checkFront = false
+			continue
+		case err == nil && ans.Count != nil:
+			return nil, nil, false, nil
+		case err == nil && ans.OK:
+			return &actTarget{pg: pg, top: true}, &ans.readyAnswer, true, nil
+		}
+		if ctx.Err() == nil {
+			if err != nil {
+				why = err.Error()
+			} else {
+				why = ans.Why
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return nil, nil, true, tools.Errorf(tools.CodeTimeout, "Element %q not actionable after %d ms: %s. Try scrolling, closing overlays, or re-snapshotting.", ref, d.Milliseconds(), why)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// evalValue evaluates expr in pg's main world and decodes its value into
+// out. It decodes only the answer's value, not the whole remote object as
+// proto.RuntimeEvaluate does (whose decoding is a good part of a short
+// call's CPU time).
+func evalValue(ctx context.Context, pg *rod.Page, expr string, out any) error {
+	raw, err := pg.Call(ctx, string(pg.SessionID), "Runtime.evaluate", struct {
+		Expression    string `json:"expression"`
+		ReturnByValue bool   `json:"returnByValue"`
+	}{expr, true})
+	if err != nil {
+		return err
+	}
+	var res struct {
+		Result struct {
+			Value json.RawMessage `json:"value"`
+		} `json:"result"`
+		ExceptionDetails *struct {
+			Text      string `json:"text"`
+			Exception *struct {
+				Description string `json:"description"`
+			} `json:"exception"`
+		} `json:"exceptionDetails"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return err
+	}
+	if e := res.ExceptionDetails; e != nil {
+		if e.Exception != nil && e.Exception.Description != "" {
+			return fmt.Errorf("%s", e.Exception.Description)
+		}
+		return fmt.Errorf("%s", e.Text)
+	}
+	return json.Unmarshal(res.Result.Value, out)
+}
+
+// ownRef reports whether ref is an element ref of the tab's own document
+// (e1 to e999999999, no frame prefix): refPath's second group alone,
+// checked by hand so that an act compiles no regexp.
+func ownRef(ref string) bool {
+	if len(ref) < 2 || len(ref) > 10 || ref[0] != 'e' || ref[1] < '1' || ref[1] > '9' {
+		return false
+	}
+	for i := 2; i < len(ref); i++ {
+		if ref[i] < '0' || ref[i] > '9' {
+			return false
+		}
+	}
+	return true
 }

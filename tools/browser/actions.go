@@ -313,7 +313,7 @@ func init() {
 			}
 			out := map[string]any{"ok": true, "targetId": string(pg.TargetID), "url": url}
 			// The document's HTTP status and the console errors of the load.
-			sum := rec.effects(ctx, string(pg.TargetID), seq, 2000, false)
+			sum := rec.effects(ctx, string(pg.TargetID), seq, 2000, false, "")
 			if nav, ok := sum["navigated"].(map[string]any); ok && nav["status"] != nil {
 				out["status"] = nav["status"]
 			}
@@ -519,7 +519,11 @@ func actAction(ctx context.Context, env *tools.Env, s *session, p params) (any, 
 		}
 		return tools.JSONResult(map[string]any{"ok": true, "kind": r.Kind, "targetId": string(id)})
 	}
-	pg, err := s.page(p.TargetID)
+	attach := s.page
+	if r.Kind == "click" || r.Kind == "hover" || (r.Kind == "type" && !r.Slowly) {
+		attach = s.lazyPage // they act through the calls it allows
+	}
+	pg, err := attach(p.TargetID)
 	if err != nil {
 		return nil, err
 	}
@@ -533,6 +537,7 @@ func actAction(ctx context.Context, env *tools.Env, s *session, p params) (any, 
 			var v map[string]any
 			return rec.call(ctx, recRequest{Op: "resize", TargetID: target, Width: w, Height: h}, &v)
 		}
+		r.syncMarker = actSyncPrefix + randomToken()
 	}
 	actCtx, cancelAct := context.WithCancel(ctx)
 	defer cancelAct()
@@ -570,6 +575,7 @@ func actAction(ctx context.Context, env *tools.Env, s *session, p params) (any, 
 		cancelAct()
 	}
 	out := map[string]any{"ok": true, "kind": r.Kind, "targetId": target}
+	urlKnown := false
 
 	if rec != nil && r.Kind != "close" {
 		settle := int(min(timeout(r.TimeoutMs, 8000, 500, 60000), 10*time.Second).Milliseconds())
@@ -577,12 +583,25 @@ func actAction(ctx context.Context, env *tools.Env, s *session, p params) (any, 
 			settle = 0
 		}
 		_, expectDownload := extra[expectDownloadKey]
+		marker, _ := extra[syncMarkerKey].(string)
 		delete(extra, expectDownloadKey)
-		for k, v := range rec.effects(ctx, target, seq, settle, expectDownload) {
+		delete(extra, syncMarkerKey)
+		sum := rec.effects(ctx, target, seq, settle, expectDownload, marker)
+		if u, ok := sum[settleURLKey].(map[string]any); ok {
+			delete(sum, settleURLKey)
+			// The recorder followed the tab's navigations: its URL is the
+			// last one's, else the one the tab list gave before the act.
+			if last, _ := u["url"].(string); last != "" {
+				out["url"], urlKnown = last, true
+			} else if s.picked != nil && string(s.picked.TargetID) == target {
+				out["url"], urlKnown = s.picked.URL, true
+			}
+		}
+		for k, v := range sum {
 			out[k] = v
 		}
 	}
-	if r.Kind != "close" {
+	if r.Kind != "close" && !urlKnown {
 		if info, err := pg.Context(ctx).Info(); err == nil {
 			out["url"] = info.URL
 		}

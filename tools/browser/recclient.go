@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -172,6 +173,9 @@ func (s *session) mark(ctx context.Context) (*recClient, int64) {
 	if rec == nil {
 		return nil, 0
 	}
+	if s.told != nil { // the guard's answer carried the position (tellGuard)
+		return rec, *s.told.Seq
+	}
 	var m struct {
 		Seq int64 `json:"seq"`
 	}
@@ -183,12 +187,12 @@ func (s *session) mark(ctx context.Context) (*recClient, int64) {
 
 // effects is what happened on the tab since the mark, after waiting (up
 // to settleMs) for what was started to finish.
-func (rec *recClient) effects(ctx context.Context, target string, seq int64, settleMs int, expectDownload bool) map[string]any {
+func (rec *recClient) effects(ctx context.Context, target string, seq int64, settleMs int, expectDownload bool, marker string) map[string]any {
 	if rec == nil {
 		return nil
 	}
 	var sum map[string]any
-	if rec.call(ctx, recRequest{Op: "settle", TargetID: target, Seq: seq, TimeoutMs: settleMs, ExpectDownload: expectDownload}, &sum) != nil {
+	if rec.call(ctx, recRequest{Op: "settle", TargetID: target, Seq: seq, TimeoutMs: settleMs, ExpectDownload: expectDownload, SyncToken: marker}, &sum) != nil {
 		return nil
 	}
 	return sum
@@ -206,12 +210,24 @@ func (s *session) tellGuard(ctx context.Context) bool {
 	cctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
 	c := &recClient{sock: s.p.recSock()}
-	var v map[string]any
+	var v guardAnswer
 	if c.call(cctx, recRequest{Op: "guard", Guard: &g}, &v) != nil {
 		return false
 	}
 	s.rec = c
+	if v.Seq != nil && v.Pending != nil { // a recorder of an older binary answers ok only
+		s.told = &v
+	}
 	return true
+}
+
+// guardAnswer is the recorder's answer to guard: with the event log's
+// position and the unanswered dialogs by tab, which spare the call the
+// mark and pending round trips (the position is taken before the call
+// attaches to its tab, so it precedes whatever the call does).
+type guardAnswer struct {
+	Seq     *int64                    `json:"seq"`
+	Pending map[string]map[string]any `json:"pending"`
 }
 
 func (s *session) enforceGuard(ctx context.Context) error {
@@ -231,4 +247,11 @@ func (s *session) enforceGuard(ctx context.Context) error {
 		return tools.Errorf(tools.CodeFailed, "browser: the request guard could not be set: %v", err)
 	}
 	return nil
+}
+
+// randomToken is 16 random hex digits.
+func randomToken() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }

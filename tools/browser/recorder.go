@@ -113,8 +113,11 @@ type recorder struct {
 	loads    map[string]*event        // guid → download event
 	syncs    map[string]chan struct{} // settle marker payload → closed when handled
 	nextSync int64
-	uploads  map[string]uploadArm // targetId → files for its next file chooser
-	nextArm  int64
+	// early are the act markers (actSyncPrefix) handled before their
+	// settle asked for them, with when they came (kept a few seconds).
+	early   map[string]time.Time
+	uploads map[string]uploadArm // targetId → files for its next file chooser
+	nextArm int64
 
 	guard        *netguard.Policy // nil: no request is refused (guard.go)
 	guardMu      sync.Mutex       // serialises setGuard
@@ -295,6 +298,8 @@ func (r *recorder) handle(ctx context.Context, m *rod.Message) {
 			if ch, ok := r.syncs[e.Payload]; ok {
 				close(ch)
 				delete(r.syncs, e.Payload)
+			} else if strings.HasPrefix(e.Payload, actSyncPrefix) {
+				r.noteEarly(e.Payload)
 			}
 			r.mu.Unlock()
 		}
@@ -663,7 +668,19 @@ func (r *recorder) answer(ctx context.Context, c net.Conn, req recRequest) any {
 		if err := r.setGuard(ctx, req.Guard); err != nil {
 			return map[string]any{"error": "request guard: " + err.Error(), "code": "FAILED"}
 		}
-		return map[string]any{"ok": true, "guarded": req.Guard != nil && !req.Guard.DangerouslyAllowPrivateNetwork}
+		// The answer also carries the event log's position and the tabs'
+		// unanswered dialogs, so a call learns what it would ask with mark
+		// and pending in the same round trip (session.tellGuard).
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		pending := map[string]any{}
+		for id, d := range r.pending {
+			if d != nil {
+				pending[id] = copyMap(d.Data)
+			}
+		}
+		return map[string]any{"ok": true, "guarded": req.Guard != nil && !req.Guard.DangerouslyAllowPrivateNetwork,
+			"seq": r.seq, "pending": pending}
 	case "armUpload":
 		return r.armUpload(ctx, req)
 	}

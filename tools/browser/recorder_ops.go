@@ -27,7 +27,11 @@ func (r *recorder) settle(ctx context.Context, req recRequest) any {
 	r.mu.Unlock()
 	if ok && !blocked && req.TimeoutMs > 0 {
 		sctx, cancel := context.WithTimeout(ctx, time.Duration(min(req.TimeoutMs, 3000))*time.Millisecond)
-		r.syncWith(sctx, sess)
+		if strings.HasPrefix(req.SyncToken, actSyncPrefix) {
+			r.awaitMarker(sctx, req.SyncToken)
+		} else {
+			r.syncWith(sctx, sess)
+		}
 		cancel()
 	}
 	deadline := time.NewTimer(time.Duration(req.TimeoutMs) * time.Millisecond)
@@ -53,6 +57,17 @@ wait:
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	out := r.summary(req.TargetID, req.Seq)
+	if ok {
+		// The tab's URL as its navigations since the mark left it ("": as
+		// it was), for the caller to answer without asking the browser.
+		last := ""
+		for _, e := range r.events {
+			if e.seq > req.Seq && e.TargetID == req.TargetID && (e.Kind == "navigated" || e.Kind == "sameDocument") {
+				last, _ = e.Data["url"].(string)
+			}
+		}
+		out[settleURLKey] = map[string]any{"url": last}
+	}
 	if busy != "" && req.TimeoutMs > 0 {
 		out["settled"] = false
 		out["waitingFor"] = busy
@@ -432,6 +447,59 @@ func (r *recorder) syncWith(ctx context.Context, sess proto.TargetSessionID) {
 	if err != nil || res == nil || res.Result == nil || !res.Result.Value.Bool() {
 		return
 	}
+	select {
+	case <-ch:
+	case <-ctx.Done():
+	}
+}
+
+// settleURLKey carries the tab's URL in settle's answer (internal: the
+// caller takes it out).
+const settleURLKey = "_url"
+
+// actSyncPrefix starts the markers an act's own evaluation sends through
+// the sync binding after it changed the page (readyRefJS), sparing settle
+// the evaluation syncWith makes: the marker follows, on the tab's stream,
+// every event the act's handlers emitted.
+const actSyncPrefix = "act-"
+
+// noteEarly remembers a marker handled before its settle asked for it.
+// Callers hold mu.
+func (r *recorder) noteEarly(token string) {
+	if r.early == nil {
+		r.early = map[string]time.Time{}
+	}
+	now := time.Now()
+	for t, at := range r.early {
+		if now.Sub(at) > 10*time.Second {
+			delete(r.early, t)
+		}
+	}
+	if len(r.early) < 1024 {
+		r.early[token] = now
+	}
+}
+
+// awaitMarker returns once the act marker token has been handled (or ctx
+// ends: a marker that never comes costs the wait syncWith would have).
+func (r *recorder) awaitMarker(ctx context.Context, token string) {
+	r.mu.Lock()
+	if _, ok := r.early[token]; ok {
+		delete(r.early, token)
+		r.mu.Unlock()
+		return
+	}
+	if r.syncs == nil {
+		r.syncs = map[string]chan struct{}{}
+	}
+	ch := make(chan struct{})
+	r.syncs[token] = ch
+	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		delete(r.syncs, token)
+		r.mu.Unlock()
+	}()
 	select {
 	case <-ch:
 	case <-ctx.Done():

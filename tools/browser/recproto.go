@@ -41,4 +41,8 @@ type recRequest struct {
 	Guard *netguard.Policy `json:"guard,omitempty"`
 	// ExpectDownload: settle also waits for a download to begin.
 	ExpectDownload bool `json:"expectDownload,omitempty"`
+	// SyncToken (settle): the act's own evaluation already sent this
+	// marker through the tab's sync binding (actSyncPrefix), so settle
+	// waits for it instead of sending one.
+	SyncToken string `json:"syncToken,omitempty"`
 }

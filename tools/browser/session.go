@@ -27,6 +27,9 @@ type session struct {
 	b       *rod.Browser
 	ws      string
 	rec     *recClient
+	told    *guardAnswer // the guard's answer, when it carried seq and pending
+	lc      *lazyClient
+	picked  *proto.TargetTargetInfo // the tab target last resolved, as the tab list gave it
 	release func()
 	ctx     context.Context // the call's: ends when the call does
 }
@@ -53,13 +56,13 @@ func openSession(ctx context.Context, env *tools.Env, name string) (*session, er
 	// one that must be started first needs the connection's URL.
 	told := make(chan bool, 1)
 	go func() { told <- s.tellGuard(ctx) }()
-	b, ws, err := connectEndpoint(cctx, p, ep)
+	b, lc, ws, err := connectEndpoint(cctx, p, ep)
 	early := <-told
 	if err != nil {
 		cancel()
 		return nil, notRunning(p)
 	}
-	s.b, s.ws = b, ws
+	s.b, s.ws, s.lc = b, ws, lc
 	if !early {
 		if err := s.enforceGuard(ctx); err != nil {
 			cancel()
@@ -76,27 +79,27 @@ const wsCacheFile = "cdp-ws"
 // connectEndpoint connects to the browser at ep: through the WebSocket URL
 // remembered for it, else (or when that fails: a restarted browser has a
 // new one) through the one /json/version gives, which is then remembered.
-func connectEndpoint(ctx context.Context, p *profile, ep string) (*rod.Browser, string, error) {
+func connectEndpoint(ctx context.Context, p *profile, ep string) (*rod.Browser, *lazyClient, string, error) {
 	cache := filepath.Join(p.Dir, wsCacheFile)
 	if b, err := os.ReadFile(cache); err == nil {
 		if e, ws, ok := strings.Cut(strings.TrimSpace(string(b)), " "); ok && e == ep && strings.HasPrefix(ws, "ws://127.0.0.1:") {
-			if br, err := connect(ctx, ws); err == nil {
-				return br, ws, nil
+			if br, lc, err := connectCall(ctx, ws); err == nil {
+				return br, lc, ws, nil
 			}
 		}
 	}
 	ws, err := wsURL(ctx, ep)
 	if err != nil {
-		return nil, "", err
+		return nil, nil, "", err
 	}
-	br, err := connect(ctx, ws)
+	br, lc, err := connectCall(ctx, ws)
 	if err != nil {
-		return nil, "", err
+		return nil, nil, "", err
 	}
 	if ws != ep {
 		_ = writeFileAtomic(cache, []byte(ep+" "+ws))
 	}
-	return br, ws, nil
+	return br, lc, ws, nil
 }
 
 func notRunning(p *profile) error {
@@ -132,7 +135,14 @@ func (s *session) setCurrent(id proto.TargetTargetID) {
 // wait for the dialog (Page.enable blocks), so the caller is told to
 // answer it.
 func (s *session) page(targetID string) (*rod.Page, error) {
+	guess, early := s.attachEarly(targetID)
 	id, err := s.target(targetID)
+	if early != nil {
+		a := <-early
+		if err == nil && id == guess && a.err == nil {
+			return a.pg, nil
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -144,6 +154,62 @@ func (s *session) page(targetID string) (*rod.Page, error) {
 		return nil, tools.Errorf(tools.CodeFailed, "browser: attach to tab %s: %v", id, err)
 	}
 	return pg, nil
+}
+
+// lazyPage is page for a call that reads and acts only through the
+// methods lazyClient lets go without the Page domain (snapshots; click,
+// hover and type): its session skips Page.enable until a call needs it.
+func (s *session) lazyPage(targetID string) (*rod.Page, error) {
+	if s.lc != nil {
+		s.lc.setLazy(true)
+		defer s.lc.setLazy(false)
+	}
+	return s.page(targetID)
+}
+
+type attached struct {
+	pg  *rod.Page
+	err error
+}
+
+// attachEarly starts attaching to the tab a lazy call most likely means
+// while page lists the tabs: the one named by a full target id, or with
+// none named the current tab. It does so only when the guard's answer
+// said the tab has no open dialog (and a lazy attach sends nothing the
+// page must answer); page uses the attachment only when the list
+// resolves to that tab.
+func (s *session) attachEarly(targetID string) (proto.TargetTargetID, chan attached) {
+	if s.lc == nil || !s.lc.isLazy() || s.told == nil {
+		return "", nil
+	}
+	guess := strings.TrimSpace(targetID)
+	if guess == "" {
+		cur, _ := os.ReadFile(s.currentTabFile())
+		guess = strings.TrimSpace(string(cur))
+	}
+	if !rawTargetID(guess) || s.told.Pending[guess] != nil {
+		return "", nil
+	}
+	ch := make(chan attached, 1)
+	go func() {
+		pg, err := s.b.PageFromTarget(proto.TargetTargetID(guess))
+		ch <- attached{pg, err}
+	}()
+	return proto.TargetTargetID(guess), ch
+}
+
+// rawTargetID reports whether id looks like a DevTools target id (32
+// hex digits), not a label, a handle or a prefix.
+func rawTargetID(id string) bool {
+	if len(id) != 32 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if c := id[i]; !('0' <= c && c <= '9' || 'A' <= c && c <= 'F' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // target resolves a tab like page does without attaching to it.
@@ -176,12 +242,19 @@ func (s *session) target(targetID string) (proto.TargetTargetID, error) {
 		s.setCurrent(pg.TargetID)
 		return pg.TargetID, nil
 	}
+	s.picked = pick
 	return pick.TargetID, nil
 }
 
 // openDialog asks the recorder (when one runs; never launching it) for
 // the tab's unanswered dialog.
 func (s *session) openDialog(id proto.TargetTargetID) map[string]any {
+	if s.told != nil {
+		if d := s.told.Pending[string(id)]; d != nil {
+			return d
+		}
+		return nil
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	var v struct {

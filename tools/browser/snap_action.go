@@ -99,7 +99,7 @@ func snapshotAction(ctx context.Context, s *session, p snapParams) (any, error) 
 	if p.MaxChars != nil {
 		maxChars = *p.MaxChars
 	}
-	pg, err := s.page(p.TargetID)
+	pg, err := s.lazyPage(p.TargetID)
 	if err != nil {
 		return nil, err
 	}

@@ -40,3 +40,35 @@ func BenchmarkSnapshotDiff5000(b *testing.B) {
 		summarize(diffLines(d))
 	}
 }
+
+// TestOwnRefMatchesRefPath: the hand check for a ref of the tab's own
+// document agrees with refPath on refs with and without frame prefixes.
+func TestOwnRefMatchesRefPath(t *testing.T) {
+	for _, ref := range []string{"e1", "e12", "e999999999", "e1000000000", "e0", "e01", "f1e2", "f13f4e1", "e", "", "x1", "e1x", "E1", "e12 "} {
+		m := refPath().FindStringSubmatch(ref)
+		want := m != nil && m[1] == ""
+		if got := ownRef(ref); got != want {
+			t.Errorf("ownRef(%q) = %v, refPath says %v", ref, got, want)
+		}
+	}
+}
+
+// TestSafeTargetID: the file-name check of a tab id.
+func TestSafeTargetID(t *testing.T) {
+	for id, want := range map[string]bool{"0869B6D81DA875F4AE179879BF957133": true, "a_b-C9": true, "": false,
+		strings.Repeat("a", 128): true, strings.Repeat("a", 129): false, "../x": false, "a b": false, "a.b": false, "é": false} {
+		if got := safeTargetID(id); got != want {
+			t.Errorf("safeTargetID(%q) = %v, want %v", id, got, want)
+		}
+	}
+}
+
+// TestRawTargetID: only a full target id is attached to early.
+func TestRawTargetID(t *testing.T) {
+	for id, want := range map[string]bool{"0869B6D81DA875F4AE179879BF957133": true, "0869b6d81da875f4ae179879bf957133": true,
+		"0869B6D81DA875F4AE179879BF95713": false, "0869B6D81DA875F4AE179879BF95713G": false, "t1": false, "mail": false, "": false} {
+		if got := rawTargetID(id); got != want {
+			t.Errorf("rawTargetID(%q) = %v, want %v", id, got, want)
+		}
+	}
+}
