@@ -112,9 +112,28 @@ func renderText(w io.Writer, r gjson.Result) error {
 func reg(a *tools.Action) {
 	a.Tool = "browser"
 	a.Where = tools.Either
+	describe(a)
 	a.Run = drained(a.Run)
 	withNodeTarget(a) // target_node.go: target:"node" relays through browser.proxy
 	tools.Register(a)
+}
+
+// lookOnly are the verbs that only look at the browser; changes are the
+// ones that may destroy state (a page's form, a profile, a tab). Every
+// browser action reaches the web, so all are open world (MCP hints).
+var (
+	lookOnly = map[string]bool{"status": true, "tabs": true, "snapshot": true, "screenshot": true, "console": true,
+		"pdf": true, "profiles": true, "requests": true, "response-body": true, "downloads": true}
+	changes = map[string]bool{"act": true, "click": true, "type": true, "fill": true, "press": true, "select": true,
+		"upload": true, "evaluate": true, "dialog": true, "close": true, "stop": true, "delete-profile": true,
+		"reset-profile": true, "cookies": true, "storage": true, "tab": true}
+)
+
+func describe(a *tools.Action) {
+	a.OpenWorld = true
+	a.ReadOnly = lookOnly[a.Verb]
+	a.Idempotent = lookOnly[a.Verb]
+	a.Destructive = changes[a.Verb]
 }
 
 // drained runs a call inside the gateway under the browser service's
