@@ -186,6 +186,8 @@ type Row struct {
 	ThinkingLevel    string    `json:"thinkingLevel,omitempty"`
 	AbortedLastRun   bool      `json:"abortedLastRun,omitempty"`
 	LastChannel      string    `json:"lastChannel,omitempty"`
+	LastTo           string    `json:"lastTo,omitempty"`
+	LastAccountID    string    `json:"lastAccountId,omitempty"`
 	Messages         []Message `json:"messages,omitempty"`
 }
 
@@ -260,7 +262,7 @@ func rowOf(e *Entry, kind string) Row {
 		Label: e.Label, DisplayName: e.DisplayName, SpawnedBy: e.SpawnedBy, ParentSessionKey: e.ParentSessionKey,
 		UpdatedAt: e.UpdatedAt, SessionID: e.SessionID, Model: e.Model, TotalTokens: e.TotalTokens, Status: e.Status,
 		StartedAt: e.StartedAt, EndedAt: e.EndedAt, RuntimeMs: e.RuntimeMs, ThinkingLevel: e.ThinkingLevel,
-		AbortedLastRun: e.AbortedLastRun, LastChannel: e.LastChannel}
+		AbortedLastRun: e.AbortedLastRun, LastChannel: e.LastChannel, LastTo: e.LastTo, LastAccountID: e.LastAccountID}
 }
 
 type historyParams struct {
