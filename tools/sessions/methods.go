@@ -341,6 +341,9 @@ type gatewayRow struct {
 	DisplayName   string `json:"displayName,omitempty"`
 	Channel       string `json:"channel,omitempty"`
 	ChatType      string `json:"chatType,omitempty"`
+	LastChannel   string `json:"lastChannel,omitempty"`
+	LastTo        string `json:"lastTo,omitempty"`
+	LastAccountID string `json:"lastAccountId,omitempty"`
 	SpawnedBy     string `json:"spawnedBy,omitempty"`
 	Model         string `json:"model,omitempty"`
 	ModelProvider string `json:"modelProvider,omitempty"`
@@ -375,7 +378,8 @@ func gatewayList(ctx context.Context, env *tools.Env, p gatewayListParams) (any,
 	for _, e := range entries {
 		rows = append(rows, gatewayRow{Key: e.Key, Kind: gatewayKind(e.Key), AgentID: AgentOf(e.Key), SessionID: e.SessionID,
 			UpdatedAt: e.UpdatedAt, Label: e.Label, DisplayName: e.DisplayName, Channel: channelOf(e.Key, e.LastChannel),
-			ChatType: e.ChatType, SpawnedBy: e.SpawnedBy, Model: e.Model, ModelProvider: e.ModelProvider,
+			ChatType: e.ChatType, LastChannel: e.LastChannel, LastTo: e.LastTo, LastAccountID: e.LastAccountID,
+			SpawnedBy: e.SpawnedBy, Model: e.Model, ModelProvider: e.ModelProvider,
 			InputTokens: e.InputTokens, OutputTokens: e.OutputTokens, TotalTokens: e.TotalTokens,
 			ThinkingLevel: e.ThinkingLevel, Status: e.Status, HasActiveRun: e.Status == "running", SnapshotAt: now})
 	}

@@ -1,0 +1,254 @@
+package agentrun_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/openclaw-go/openclaw/client"
+	"github.com/openclaw-go/openclaw/protocol"
+)
+
+// echoModel answers every turn with "Reply: <the user's last message>".
+type echoModel struct{}
+
+func (echoModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	b, _ := io.ReadAll(r.Body)
+	msgs := gjson.GetBytes(b, "messages").Array()
+	text := "Reply: " + msgs[len(msgs)-1].Get("content").String()
+	w.Header().Set("Content-Type", "application/json")
+	fmt.Fprintf(w, `{"model":"m1","choices":[{"message":{"role":"assistant","content":%q},"finish_reason":"stop"}],"usage":{"prompt_tokens":5,"completion_tokens":3}}`, text)
+}
+
+// botAPI is a Telegram Bot API stand-in: it records each call and refuses
+// chat -999 as the real API refuses an unknown chat.
+type botAPI struct {
+	mu    sync.Mutex
+	calls []gjson.Result
+}
+
+func (b *botAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	j := gjson.ParseBytes(body)
+	b.mu.Lock()
+	b.calls = append(b.calls, j)
+	b.mu.Unlock()
+	w.Header().Set("Content-Type", "application/json")
+	if j.Get("chat_id").String() == "-999" {
+		w.WriteHeader(400)
+		io.WriteString(w, `{"ok":false,"error_code":400,"description":"Bad Request: chat not found"}`)
+		return
+	}
+	fmt.Fprintf(w, `{"ok":true,"result":{"message_id":%d,"chat":{"id":%s}}}`, 100+len(b.calls), j.Get("chat_id").Raw)
+}
+
+func (b *botAPI) sent() []gjson.Result {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]gjson.Result(nil), b.calls...)
+}
+
+func deliverGateway(t *testing.T) (*client.Conn, *botAPI) {
+	url, bot := deliverGatewayURL(t)
+	return dial(t, url, nil), bot
+}
+
+func deliverGatewayURL(t *testing.T) (string, *botAPI) {
+	dir := t.TempDir()
+	ws := filepath.Join(dir, "workspace")
+	if err := os.MkdirAll(ws, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	model := httptest.NewServer(echoModel{})
+	t.Cleanup(model.Close)
+	bot := &botAPI{}
+	tg := httptest.NewServer(bot)
+	t.Cleanup(tg.Close)
+	url := startGateway(t, dir, map[string]any{
+		"models": map[string]any{"providers": map[string]any{"loc": map[string]any{
+			"baseUrl": model.URL + "/v1", "api": "openai-completions", "apiKey": "k", "models": []any{map[string]any{"id": "m1", "name": "m1"}}}}},
+		"agents":   map[string]any{"defaults": map[string]any{"model": "loc/m1", "workspace": ws}},
+		"channels": map[string]any{"telegram": map[string]any{"botToken": "1:T", "apiBaseUrl": tg.URL}},
+	})
+	return url, bot
+}
+
+func agentFinal(t *testing.T, c *client.Conn, params map[string]any) gjson.Result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	out, err := c.CallWith(ctx, "agent", params, client.CallOptions{ExpectFinal: true})
+	if err != nil {
+		t.Fatalf("agent %v: %v", params, err)
+	}
+	return gjson.ParseBytes(out)
+}
+
+// agent deliver:true posts the final reply through the message family to
+// the named target, records it as the session's last route, and a later
+// deliver (or a message send bound to the session) without a target goes
+// there; a failed post leaves the run's result intact with the error.
+func TestAgentDeliverPostsTheReply(t *testing.T) {
+	c, bot := deliverGateway(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+
+	r := agentFinal(t, c, map[string]any{"message": "first", "idempotencyKey": "d1", "deliver": true, "channel": "telegram", "to": "12345"})
+	if r.Get("status").String() != "ok" || r.Get("result.meta.deliveryStatus").String() != "delivered" ||
+		r.Get("result.meta.delivery.messageId").String() == "" {
+		t.Fatalf("final %s", r.Raw)
+	}
+	sent := bot.sent()
+	if len(sent) != 1 || sent[0].Get("chat_id").String() != "12345" || sent[0].Get("text").String() != "Reply: first" {
+		t.Fatalf("Bot API calls %v", sent)
+	}
+
+	// No target: the session's last route (recorded by the delivery).
+	r = agentFinal(t, c, map[string]any{"message": "second", "idempotencyKey": "d2", "deliver": true})
+	if r.Get("result.meta.deliveryStatus").String() != "delivered" {
+		t.Fatalf("final %s", r.Raw)
+	}
+	sent = bot.sent()
+	if len(sent) != 2 || sent[1].Get("chat_id").String() != "12345" || sent[1].Get("text").String() != "Reply: second" {
+		t.Fatalf("Bot API calls %v", sent)
+	}
+	sl, err := c.Call(ctx, "sessions.list", map[string]any{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := gjson.GetBytes(sl, `sessions.#(key=="agent:main:main")`)
+	if row.Get("lastChannel").String() != "telegram" || row.Get("lastTo").String() != "12345" {
+		t.Fatalf("session row %s", row.Raw)
+	}
+
+	// The message family routes a send bound to agent:main:main there too
+	// (the sessions service is its SessionRouter).
+	out, err := c.Call(ctx, "message.action", map[string]any{"action": "send", "sessionKey": "agent:main:main", "params": map[string]any{"message": "by hand"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gjson.GetBytes(out, "to").String() != "12345" {
+		t.Fatalf("message.action %s", out)
+	}
+	if sent = bot.sent(); sent[2].Get("chat_id").String() != "12345" || sent[2].Get("text").String() != "by hand" {
+		t.Fatalf("Bot API call %s", sent[2].Raw)
+	}
+
+	// A session with no route: refused before the run, unless best effort.
+	_, err = c.CallWith(ctx, "agent", map[string]any{"message": "x", "idempotencyKey": "d3", "deliver": true, "sessionKey": "agent:main:fresh"},
+		client.CallOptions{ExpectFinal: true})
+	if err == nil || !strings.Contains(err.Error(), "no route") {
+		t.Fatalf("deliver without a route: %v", err)
+	}
+	r = agentFinal(t, c, map[string]any{"message": "third", "idempotencyKey": "d4", "deliver": true, "sessionKey": "agent:main:fresh", "bestEffortDeliver": true})
+	if r.Get("status").String() != "ok" || r.Get("result.payloads.0.text").String() != "Reply: third" ||
+		r.Get("result.meta.deliveryStatus").String() != "not-delivered" || !strings.Contains(r.Get("result.meta.deliveryError").String(), "target") {
+		t.Fatalf("best-effort final %s", r.Raw)
+	}
+
+	// The channel refuses the post: the run stays ok, with the error.
+	r = agentFinal(t, c, map[string]any{"message": "fourth", "idempotencyKey": "d5", "deliver": true, "channel": "telegram", "to": "-999",
+		"sessionKey": "agent:main:other"})
+	if r.Get("status").String() != "ok" || r.Get("result.payloads.0.text").String() != "Reply: fourth" ||
+		r.Get("result.meta.deliveryStatus").String() != "not-delivered" || !strings.Contains(r.Get("result.meta.deliveryError").String(), "chat not found") {
+		t.Fatalf("failed-delivery final %s", r.Raw)
+	}
+	h, err := c.Call(ctx, "chat.history", map[string]any{"sessionKey": "agent:main:other"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(h), "Reply: fourth") {
+		t.Fatalf("the reply is not in the transcript: %s", h)
+	}
+}
+
+// chat.send deliver:true posts the reply to the chat the session key names.
+func TestChatSendDeliverPostsToTheSessionsChat(t *testing.T) {
+	c, bot := deliverGateway(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, err := c.Call(ctx, "chat.send", map[string]any{"sessionKey": "agent:main:main", "message": "hi", "idempotencyKey": "c0", "deliver": true})
+	if err == nil || !strings.Contains(err.Error(), "no conversation") {
+		t.Fatalf("chat.send deliver on a session without a chat: %v", err)
+	}
+	out, err := c.Call(ctx, "chat.send", map[string]any{"sessionKey": "agent:main:telegram:direct:777", "message": "hi", "idempotencyKey": "c1", "deliver": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runID := gjson.GetBytes(out, "runId").String()
+	if _, err := c.Call(ctx, "agent.wait", map[string]any{"runId": runID}); err != nil {
+		t.Fatal(err)
+	}
+	sent := bot.sent()
+	if len(sent) != 1 || sent[0].Get("chat_id").String() != "777" || sent[0].Get("text").String() != "Reply: hi" {
+		t.Fatalf("Bot API calls %v", sent)
+	}
+}
+
+// A cron job with delivery announce posts the run's summary through the
+// same path and records delivered; a refused post records the error, and
+// fails the run (summary kept) unless bestEffort.
+func TestCronAnnounceDelivers(t *testing.T) {
+	url, bot := deliverGatewayURL(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	c, err := client.Dial(ctx, client.Options{URL: url, Token: token, Scopes: []string{protocol.ScopeAdmin}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	run := func(name string, delivery map[string]any) gjson.Result {
+		add, err := c.Call(ctx, "cron.add", map[string]any{"name": name, "schedule": map[string]any{"kind": "every", "everyMs": 3_600_000},
+			"sessionTarget": "isolated", "payload": map[string]any{"kind": "agentTurn", "message": "report " + name}, "delivery": delivery})
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := gjson.GetBytes(add, "id").String()
+		if _, err := c.Call(ctx, "cron.run", map[string]any{"id": id, "mode": "force"}); err != nil {
+			t.Fatal(err)
+		}
+		var entry gjson.Result
+		waitFor(t, "the cron run of "+name, func() (bool, string) {
+			r, err := c.Call(ctx, "cron.runs", map[string]any{"id": id})
+			if err != nil {
+				return false, err.Error()
+			}
+			entry = gjson.GetBytes(r, `entries.#(action=="finished")`)
+			return entry.Exists(), string(r)
+		})
+		return entry
+	}
+	e := run("ok", map[string]any{"mode": "announce", "channel": "telegram", "to": "4242"})
+	if e.Get("status").String() != "ok" || e.Get("deliveryStatus").String() != "delivered" || !e.Get("delivered").Bool() ||
+		!strings.Contains(e.Get("summary").String(), "report ok") {
+		t.Fatalf("run entry %s", e.Raw)
+	}
+	sent := bot.sent()
+	if len(sent) != 1 || sent[0].Get("chat_id").String() != "4242" || sent[0].Get("text").String() != e.Get("summary").String() {
+		t.Fatalf("Bot API calls %v", sent)
+	}
+
+	e = run("soft", map[string]any{"mode": "announce", "channel": "telegram", "to": "-999", "bestEffort": true})
+	if e.Get("status").String() != "ok" || e.Get("deliveryStatus").String() != "not-delivered" ||
+		!strings.Contains(e.Get("deliveryError").String(), "chat not found") || !strings.Contains(e.Get("summary").String(), "report soft") {
+		t.Fatalf("best-effort run entry %s", e.Raw)
+	}
+	e = run("hard", map[string]any{"mode": "announce", "channel": "telegram", "to": "-999"})
+	if e.Get("status").String() != "error" || e.Get("deliveryStatus").String() != "not-delivered" ||
+		!strings.Contains(e.Get("error").String(), "chat not found") || !strings.Contains(e.Get("summary").String(), "report hard") {
+		t.Fatalf("failed-announce run entry %s", e.Raw)
+	}
+	if n := len(bot.sent()); n != 3 {
+		t.Fatalf("%d Bot API calls, want 3", n)
+	}
+}
