@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/openclaw-go/openclaw/tools"
+	"github.com/openclaw-go/openclaw/tools/sessions"
 )
 
 // Delivery is where a run's reply is posted: an explicit channel and
@@ -163,4 +164,17 @@ func (s *Service) deliverOutcome(ctx context.Context, base *tools.Env, d Deliver
 	}
 	out.Result.Meta.DeliveryStatus = Delivered
 	out.Result.Meta.Delivery = res
+}
+
+// postIfBound posts a finished announce turn's reply to key's own
+// conversation when key is bound to one (a chat its key names, or a last
+// delivery target); an unbound session keeps the reply in its transcript
+// only. It reports the delivery status ("" when unbound).
+func (s *Service) postIfBound(ctx context.Context, base *tools.Env, key string, out *Outcome) string {
+	d := Delivery{SessionKey: key, AgentID: sessions.AgentOf(key)}
+	if s.CheckRoute(ctx, base, d) != nil {
+		return ""
+	}
+	s.deliverOutcome(ctx, base, d, out)
+	return out.Result.Meta.DeliveryStatus
 }

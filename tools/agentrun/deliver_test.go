@@ -252,3 +252,46 @@ func TestCronAnnounceDelivers(t *testing.T) {
 		t.Fatalf("%d Bot API calls, want 3", n)
 	}
 }
+
+// A sub-agent's announce, when the requester session is bound to a chat
+// (its key names a Telegram DM), is posted there as well as recorded in
+// the requester's transcript.
+func TestSubagentAnnouncePostsToTheRequestersChat(t *testing.T) {
+	bot := &botAPI{}
+	tg := httptest.NewServer(bot)
+	t.Cleanup(tg.Close)
+	m := &scripted{}
+	m.script = func(req gjson.Result) reply {
+		u, tr := lastUser(req), toolResults(req)
+		switch {
+		case strings.HasPrefix(u, "A subagent task"):
+			return reply{text: "Announced: the check is done"}
+		case strings.Contains(system(req), "sub-agent"):
+			return reply{text: "child: all good"}
+		case len(tr) == 0:
+			return reply{calls: [][2]string{{"sessions_spawn", `{"task":"Check it","label":"checker"}`}}}
+		}
+		return reply{text: "spawned"}
+	}
+	url, _ := flowGateway(t, m, map[string]any{"channels": map[string]any{"telegram": map[string]any{"botToken": "1:T", "apiBaseUrl": tg.URL}}})
+	c := dial(t, url, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	key := "agent:main:telegram:direct:555"
+	if _, err := c.CallWith(ctx, "agent", map[string]any{"message": "Spawn a checker", "idempotencyKey": "sa1", "sessionKey": key},
+		client.CallOptions{ExpectFinal: true}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the announce posted to the requester's chat", func() (bool, string) {
+		s := bot.sent()
+		return len(s) > 0, fmt.Sprint(s)
+	})
+	sent := bot.sent()
+	if len(sent) != 1 || sent[0].Get("chat_id").String() != "555" || sent[0].Get("text").String() != "Announced: the check is done" {
+		t.Fatalf("Bot API calls %v", sent)
+	}
+	waitFor(t, "the announce in the requester's transcript", func() (bool, string) {
+		h := history(t, c, key)
+		return strings.Contains(h.Raw, "Announced: the check is done"), h.Raw
+	})
+}
