@@ -295,3 +295,52 @@ func TestSubagentAnnouncePostsToTheRequestersChat(t *testing.T) {
 		return strings.Contains(h.Raw, "Announced: the check is done"), h.Raw
 	})
 }
+
+// The sessions_send announce step's reply is posted to the target
+// session's chat when the target is bound to one.
+func TestSessionsSendAnnouncePostsToTheTargetsChat(t *testing.T) {
+	bot := &botAPI{}
+	tg := httptest.NewServer(bot)
+	t.Cleanup(tg.Close)
+	target := "agent:ops:telegram:direct:666"
+	m := &scripted{}
+	m.script = func(req gjson.Result) reply {
+		u, sys, tr := lastUser(req), system(req), toolResults(req)
+		switch {
+		case strings.Contains(sys, "Agent-to-agent announce step"):
+			return reply{text: "ops announces: status is green"}
+		case strings.Contains(sys, "Agent 2 (target) session: "+target):
+			return reply{text: "ops got: " + u}
+		case u == "hello ops":
+			return reply{text: "ops is here"}
+		case len(tr) == 0 && u == "ask ops":
+			return reply{calls: [][2]string{{"sessions_send", `{"sessionKey":"` + target + `","message":"status?","timeoutSeconds":20}`}}}
+		}
+		return reply{text: "main saw the reply"}
+	}
+	url, _ := flowGateway(t, m, map[string]any{
+		"tools":    map[string]any{"agentToAgent": map[string]any{"enabled": true}, "sessions": map[string]any{"visibility": "all"}},
+		"session":  map[string]any{"agentToAgent": map[string]any{"maxPingPongTurns": 0}},
+		"channels": map[string]any{"telegram": map[string]any{"botToken": "1:T", "apiBaseUrl": tg.URL}},
+		"agents": map[string]any{"defaults": map[string]any{"model": "loc/m1"},
+			"list": []any{map[string]any{"id": "main", "default": true}, map[string]any{"id": "ops"}}},
+	})
+	c := dial(t, url, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for i, p := range []map[string]any{{"message": "hello ops", "sessionKey": target}, {"message": "ask ops"}} {
+		p["idempotencyKey"] = fmt.Sprint("ss", i)
+		out, err := c.CallWith(ctx, "agent", p, client.CallOptions{ExpectFinal: true})
+		if err != nil || gjson.GetBytes(out, "status").String() != "ok" {
+			t.Fatalf("agent %v: %s %v", p, out, err)
+		}
+	}
+	waitFor(t, "the announce posted to the target's chat", func() (bool, string) {
+		s := bot.sent()
+		return len(s) > 0, fmt.Sprint(s) + history(t, c, target).Raw
+	})
+	sent := bot.sent()
+	if len(sent) != 1 || sent[0].Get("chat_id").String() != "666" || sent[0].Get("text").String() != "ops announces: status is green" {
+		t.Fatalf("Bot API calls %v", sent)
+	}
+}
