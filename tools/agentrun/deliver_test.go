@@ -1,6 +1,7 @@
 package agentrun_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -16,6 +17,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/openclaw-go/openclaw/client"
+	"github.com/openclaw-go/openclaw/commands"
 	"github.com/openclaw-go/openclaw/protocol"
 )
 
@@ -342,5 +344,49 @@ func TestSessionsSendAnnouncePostsToTheTargetsChat(t *testing.T) {
 	sent := bot.sent()
 	if len(sent) != 1 || sent[0].Get("chat_id").String() != "666" || sent[0].Get("text").String() != "ops announces: status is green" {
 		t.Fatalf("Bot API calls %v", sent)
+	}
+}
+
+// The CLI: `openclaw agent --deliver --channel --to` and `openclaw cron
+// add --announce --channel --to` post through the same path.
+func TestDeliverCLI(t *testing.T) {
+	url, bot := deliverGatewayURL(t)
+	dir := t.TempDir()
+	t.Setenv("HOME", dir)
+	t.Setenv("OPENCLAW_STATE_DIR", dir+"/cli-state")
+	t.Setenv("OPENCLAW_GATEWAY_URL", url)
+	t.Setenv("OPENCLAW_GATEWAY_TOKEN", token)
+	run := func(args ...string) gjson.Result {
+		t.Helper()
+		var out, errb bytes.Buffer
+		if code := commands.Main(append([]string{"openclaw"}, args...), strings.NewReader(""), &out, &errb); code != 0 {
+			t.Fatalf("openclaw %s: exit %d: %s %s", strings.Join(args, " "), code, out.String(), errb.String())
+		}
+		return gjson.Parse(out.String())
+	}
+	r := run("agent", "--message", "status?", "--deliver", "--channel", "telegram", "--to", "31337")
+	if r.Get("result.meta.deliveryStatus").String() != "delivered" {
+		t.Fatalf("agent --deliver: %s", r.Raw)
+	}
+	if s := bot.sent(); len(s) != 1 || s[0].Get("chat_id").String() != "31337" || s[0].Get("text").String() != "Reply: status?" {
+		t.Fatalf("Bot API calls %v", s)
+	}
+	add := run("cron", "add", "--name", "digest", "--every", "1h", "--message", "digest please", "--announce", "--channel", "telegram", "--to", "5150")
+	id := add.Get("id").String()
+	if id == "" || add.Get("delivery.mode").String() != "announce" || add.Get("delivery.to").String() != "5150" {
+		t.Fatalf("cron add: %s", add.Raw)
+	}
+	run("cron", "run", id)
+	var entry gjson.Result
+	waitFor(t, "the cron run", func() (bool, string) {
+		r := run("cron", "runs", "--id", id)
+		entry = r.Get(`entries.#(action=="finished")`)
+		return entry.Exists(), r.Raw
+	})
+	if entry.Get("deliveryStatus").String() != "delivered" || entry.Get("summary").String() != "Reply: digest please" {
+		t.Fatalf("cron run entry %s", entry.Raw)
+	}
+	if s := bot.sent(); len(s) != 2 || s[1].Get("chat_id").String() != "5150" || !strings.Contains(s[1].Get("text").String(), "digest please") {
+		t.Fatalf("Bot API calls %v", s)
 	}
 }
