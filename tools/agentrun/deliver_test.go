@@ -65,7 +65,7 @@ func deliverGateway(t *testing.T) (*client.Conn, *botAPI) {
 	return dial(t, url, nil), bot
 }
 
-func deliverGatewayURL(t *testing.T) (string, *botAPI) {
+func deliverGatewayURL(t testing.TB) (string, *botAPI) {
 	dir := t.TempDir()
 	ws := filepath.Join(dir, "workspace")
 	if err := os.MkdirAll(ws, 0o700); err != nil {
@@ -388,5 +388,38 @@ func TestDeliverCLI(t *testing.T) {
 	}
 	if s := bot.sent(); len(s) != 2 || s[1].Get("chat_id").String() != "5150" || !strings.Contains(s[1].Get("text").String(), "digest please") {
 		t.Fatalf("Bot API calls %v", s)
+	}
+}
+
+// BenchmarkAgentTurnDeliver is one agent turn over the gateway with a
+// local model answering at once, without and with deliver:true (the
+// difference is the route check plus the post through the message family
+// to a local Bot API stand-in).
+func BenchmarkAgentTurnDeliver(b *testing.B) {
+	for _, deliver := range []bool{false, true} {
+		b.Run(fmt.Sprintf("deliver=%v", deliver), func(b *testing.B) {
+			url, bot := deliverGatewayURL(b)
+			c, err := client.Dial(context.Background(), client.Options{URL: url, Token: token,
+				Scopes: []string{protocol.ScopeRead, protocol.ScopeWrite}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer c.Close()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				p := map[string]any{"message": "hi", "idempotencyKey": fmt.Sprint("b", i), "sessionKey": fmt.Sprint("agent:main:b", i)}
+				if deliver {
+					p["deliver"], p["channel"], p["to"] = true, "telegram", "12345"
+				}
+				out, err := c.CallWith(context.Background(), "agent", p, client.CallOptions{ExpectFinal: true})
+				if err != nil || gjson.GetBytes(out, "status").String() != "ok" {
+					b.Fatalf("%s %v", out, err)
+				}
+			}
+			b.StopTimer()
+			if deliver && len(bot.sent()) != b.N {
+				b.Fatalf("%d posts for %d turns", len(bot.sent()), b.N)
+			}
+		})
 	}
 }

@@ -2,9 +2,12 @@ package sessions
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/google/uuid"
 )
 
 // The session's last delivery target (the original's lastChannel, lastTo,
@@ -47,16 +50,22 @@ func (s *Service) lookupRoute(ctx context.Context, key string) (*Entry, error) {
 }
 
 // RecordRoute stores key's last delivery target (creating the session
-// when new), as a delivered reply does.
+// when new), as a delivered reply does, in one transaction.
 func (s *Service) RecordRoute(ctx context.Context, key, channel, to, accountID, threadID string) error {
-	if channel == "" || to == "" {
-		return fmt.Errorf("sessions: record route of %s: channel and target are required", key)
+	if key == "" || channel == "" || to == "" {
+		return fmt.Errorf("sessions: record route of %q: session, channel and target are required", key)
 	}
-	if _, err := s.Ensure(ctx, key, nil); err != nil {
-		return err
-	}
-	_, err := s.Update(ctx, key, func(e *Entry) {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		now := s.now()
+		e, err := getEntry(ctx, tx, `key = ?`, key)
+		if errors.Is(err, ErrNotFound) {
+			e, err = &Entry{Key: key, SessionID: uuid.NewString(), SessionStartedAt: now}, nil
+		}
+		if err != nil {
+			return err
+		}
 		e.LastChannel, e.LastTo, e.LastAccountID, e.LastThreadID = channel, to, accountID, threadID
+		e.UpdatedAt = max(now, e.UpdatedAt)
+		return putEntry(ctx, tx, e)
 	})
-	return err
 }
