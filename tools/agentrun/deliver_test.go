@@ -364,11 +364,18 @@ func TestDeliverCLI(t *testing.T) {
 		}
 		return gjson.Parse(out.String())
 	}
-	r := run("agent", "--message", "status?", "--deliver", "--channel", "telegram", "--to", "31337")
+	// The README's commands.
+	r := run("agent", "--message", "status?", "--deliver", "--channel", "telegram", "--to", "-1001234567890")
 	if r.Get("result.meta.deliveryStatus").String() != "delivered" {
 		t.Fatalf("agent --deliver: %s", r.Raw)
 	}
-	if s := bot.sent(); len(s) != 1 || s[0].Get("chat_id").String() != "31337" || s[0].Get("text").String() != "Reply: status?" {
+	r = run("agent", "--message", "and now?", "--deliver")
+	if r.Get("result.meta.deliveryStatus").String() != "delivered" {
+		t.Fatalf("agent --deliver to the last target: %s", r.Raw)
+	}
+	s := bot.sent()
+	if len(s) != 2 || s[0].Get("chat_id").String() != "-1001234567890" || s[0].Get("text").String() != "Reply: status?" ||
+		s[1].Get("chat_id").String() != "-1001234567890" || s[1].Get("text").String() != "Reply: and now?" {
 		t.Fatalf("Bot API calls %v", s)
 	}
 	add := run("cron", "add", "--name", "digest", "--every", "1h", "--message", "digest please", "--announce", "--channel", "telegram", "--to", "5150")
@@ -386,7 +393,7 @@ func TestDeliverCLI(t *testing.T) {
 	if entry.Get("deliveryStatus").String() != "delivered" || entry.Get("summary").String() != "Reply: digest please" {
 		t.Fatalf("cron run entry %s", entry.Raw)
 	}
-	if s := bot.sent(); len(s) != 2 || s[1].Get("chat_id").String() != "5150" || !strings.Contains(s[1].Get("text").String(), "digest please") {
+	if s := bot.sent(); len(s) != 3 || s[2].Get("chat_id").String() != "5150" || s[2].Get("text").String() != "Reply: digest please" {
 		t.Fatalf("Bot API calls %v", s)
 	}
 }
