@@ -82,7 +82,8 @@ func chatSend(ctx context.Context, env *tools.Env, p chatSendParams) (any, error
 		if err := s.CheckRoute(ctx, env, d); err != nil {
 			return nil, tools.Errorf(tools.CodeInvalidParams, "chat.send: deliver: session %s has no conversation to deliver to (%v); omit deliver", key, err)
 		}
-		after = func(actx context.Context, out *Outcome) { s.deliverOutcome(actx, env, d, out) }
+		denv := *env // the post happens after the request returned
+		after = func(actx context.Context, out *Outcome) { s.deliverOutcome(actx, &denv, d, out) }
 	}
 	info, err := s.start(jobs, env, req, after)
 	if err != nil {

@@ -206,7 +206,8 @@ func runAgent(ctx context.Context, env *tools.Env, p agentParams) (any, error) {
 		if err := s.CheckRoute(ctx, env, d); err != nil && !p.BestEffortDeliver {
 			return nil, tools.Errorf(tools.CodeInvalidParams, "agent: deliver: no route to deliver the reply to (%v); pass channel and to, or bestEffortDeliver", err)
 		}
-		after = func(actx context.Context, out *Outcome) { s.deliverOutcome(actx, env, d, out) }
+		denv := *env // the post happens after the request returned
+		after = func(actx context.Context, out *Outcome) { s.deliverOutcome(actx, &denv, d, out) }
 	}
 	// The run uses the gateway's services, not the connection (agentEnv
 	// drops it): it outlives the request.
