@@ -45,6 +45,13 @@ func (r *runtime) agentCommand() *cli.Command {
 			&cli.StringFlag{Name: "model", Usage: "`provider/model` for this run"},
 			&cli.IntFlag{Name: "run-timeout", Usage: "end the run after `SECONDS` (default agents.defaults.timeoutSeconds, 600)"},
 			&cli.BoolFlag{Name: "stream", Usage: "print the run's agent events as NDJSON on stdout, then the final JSON line"},
+			&cli.BoolFlag{Name: "deliver", Usage: "post the final reply to --channel/--to (default: the session's chat or last delivery target)"},
+			&cli.StringFlag{Name: "channel", Usage: "delivery channel (telegram, discord, slack, or last)"},
+			&cli.StringFlag{Name: "to", Usage: "delivery `TARGET` (channel-specific, as `openclaw message send --target`)"},
+			&cli.StringFlag{Name: "reply-to", Usage: "deliver as a reply to message `ID`"},
+			&cli.StringFlag{Name: "thread-id", Usage: "deliver into thread `ID` (Telegram topic, Discord thread, Slack ts)"},
+			&cli.StringFlag{Name: "account", Usage: "delivery channel account `ID`"},
+			&cli.BoolFlag{Name: "best-effort-deliver", Usage: "run even when there is nowhere to deliver; a failed post is only recorded"},
 		), connFlags()...),
 		Action: func(c *cli.Context) error {
 			msg := strings.TrimSpace(c.String("message"))
@@ -52,7 +59,14 @@ func (r *runtime) agentCommand() *cli.Command {
 				return usageError("agent: --message is empty")
 			}
 			params := map[string]any{"message": msg, "idempotencyKey": uuid.NewString()}
-			for flag, key := range map[string]string{"agent": "agentId", "session-key": "sessionKey", "session-id": "sessionId", "model": "model"} {
+			if c.Bool("deliver") {
+				params["deliver"] = true
+			}
+			if c.Bool("best-effort-deliver") {
+				params["bestEffortDeliver"] = true
+			}
+			for flag, key := range map[string]string{"agent": "agentId", "session-key": "sessionKey", "session-id": "sessionId", "model": "model",
+				"channel": "channel", "to": "to", "reply-to": "replyTo", "thread-id": "threadId", "account": "accountId"} {
 				if v := strings.TrimSpace(c.String(flag)); v != "" {
 					params[key] = v
 				}

@@ -55,9 +55,6 @@ func chatSend(ctx context.Context, env *tools.Env, p chatSendParams) (any, error
 	if err != nil {
 		return nil, err
 	}
-	if p.Deliver {
-		return nil, tools.Errorf(tools.CodeInvalidParams, "chat.send: deliver is not supported yet (no channel delivery in this build); omit it")
-	}
 	if len(p.Attachments) > 0 {
 		return nil, tools.Errorf(tools.CodeInvalidParams, "chat.send: attachments are not supported yet; send text")
 	}
@@ -77,7 +74,18 @@ func chatSend(ctx context.Context, env *tools.Env, p chatSendParams) (any, error
 		}
 	}
 	req := Request{Message: p.Message, AgentID: agentID, SessionKey: key, Timeout: time.Duration(p.TimeoutMs) * time.Millisecond}
-	info, err := s.start(jobs, env, req, nil)
+	var after func(context.Context, *Outcome)
+	if p.Deliver {
+		// The reply goes to the session's own conversation: the chat its
+		// key names, else its last delivery target.
+		d := Delivery{SessionKey: key, AgentID: agentID}
+		if err := s.CheckRoute(ctx, env, d); err != nil {
+			return nil, tools.Errorf(tools.CodeInvalidParams, "chat.send: deliver: session %s has no conversation to deliver to (%v); omit deliver", key, err)
+		}
+		denv := *env // the post happens after the request returned
+		after = func(actx context.Context, out *Outcome) { s.deliverOutcome(actx, &denv, d, out) }
+	}
+	info, err := s.start(jobs, env, req, after)
 	if err != nil {
 		return nil, err
 	}

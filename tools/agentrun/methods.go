@@ -64,6 +64,7 @@ func init() {
 			"timeout":{"type":"integer","minimum":0,"description":"seconds (default agents.defaults.timeoutSeconds)"},
 			"extraSystemPrompt":{"type":"string"},
 			"thinking":{"type":"string"},"deliver":{"type":"boolean"},"channel":{"type":"string"},"to":{"type":"string"},
+			"accountId":{"type":"string"},"threadId":{"type":["string","number"]},"replyTo":{"type":"string"},
 			"label":{"type":"string"},"lane":{"type":"string"},"sessionId":{"type":"string"},"bestEffortDeliver":{"type":"boolean"}
 		},"required":["message"],"additionalProperties":true}`,
 		Run:    tools.Typed(runAgent),
@@ -91,6 +92,12 @@ type agentParams struct {
 	Timeout           int    `json:"timeout"`
 	ExtraSystemPrompt string `json:"extraSystemPrompt"`
 	Deliver           bool   `json:"deliver"`
+	BestEffortDeliver bool   `json:"bestEffortDeliver"`
+	Channel           string `json:"channel"`
+	To                string `json:"to"`
+	AccountID         string `json:"accountId"`
+	ThreadID          any    `json:"threadId"`
+	ReplyTo           string `json:"replyTo"`
 }
 
 // target is the agent and canonical session key a request names: the
@@ -176,9 +183,6 @@ func runAgent(ctx context.Context, env *tools.Env, p agentParams) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if p.Deliver {
-		return nil, tools.Errorf(tools.CodeInvalidParams, "agent: deliver is not supported yet (no channel delivery in this build); omit it")
-	}
 	if strings.TrimSpace(p.Message) == "" {
 		return nil, tools.Errorf(tools.CodeInvalidParams, "agent: message is empty")
 	}
@@ -195,9 +199,19 @@ func runAgent(ctx context.Context, env *tools.Env, p agentParams) (any, error) {
 	agentID, key := target(env, p.AgentID, key)
 	req := Request{Message: p.Message, AgentID: agentID, SessionKey: key, Model: model,
 		ExtraSystemPrompt: p.ExtraSystemPrompt, Timeout: time.Duration(p.Timeout) * time.Second}
+	var after func(context.Context, *Outcome)
+	if p.Deliver {
+		d := Delivery{Channel: p.Channel, To: strings.TrimSpace(p.To), AccountID: p.AccountID, ThreadID: idString(p.ThreadID),
+			ReplyTo: p.ReplyTo, SessionKey: key, AgentID: agentID}
+		if err := s.CheckRoute(ctx, env, d); err != nil && !p.BestEffortDeliver {
+			return nil, tools.Errorf(tools.CodeInvalidParams, "agent: deliver: no route to deliver the reply to (%v); pass channel and to, or bestEffortDeliver", err)
+		}
+		denv := *env // the post happens after the request returned
+		after = func(actx context.Context, out *Outcome) { s.deliverOutcome(actx, &denv, d, out) }
+	}
 	// The run uses the gateway's services, not the connection (agentEnv
 	// drops it): it outlives the request.
-	info, err := s.start(jobs, env, req, nil)
+	info, err := s.start(jobs, env, req, after)
 	if err != nil {
 		return nil, err
 	}

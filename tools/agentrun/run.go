@@ -95,6 +95,12 @@ type Payload struct {
 type Meta struct {
 	DurationMs int64     `json:"durationMs"`
 	AgentMeta  AgentMeta `json:"agentMeta"`
+	// DeliveryStatus is delivered or not-delivered when the run was asked
+	// to deliver (deliver:true); DeliveryError says why not; Delivery is
+	// the message send's result.
+	DeliveryStatus string         `json:"deliveryStatus,omitempty"`
+	DeliveryError  string         `json:"deliveryError,omitempty"`
+	Delivery       map[string]any `json:"delivery,omitempty"`
 }
 
 // AgentMeta names the session and model of the run.

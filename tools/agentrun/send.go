@@ -257,8 +257,17 @@ func (s *Service) a2aFlow(ctx context.Context, jobs tools.Jobs, base *tools.Env,
 			return nil, err
 		}
 		announced := strings.TrimSpace(replyOf(out))
-		return map[string]any{"requester": requester, "target": targetKey, "pingPongSteps": steps,
-			"announce": announced, "announced": announced != "" && announced != AnnounceSkip}, nil
+		res := map[string]any{"requester": requester, "target": targetKey, "pingPongSteps": steps,
+			"announce": announced, "announced": announced != "" && announced != AnnounceSkip}
+		// "Any other reply will be posted to the target channel": when the
+		// target session is bound to a conversation.
+		if st := s.postIfBound(context.WithoutCancel(jctx), base, targetKey, out); st != "" {
+			res["deliveryStatus"] = st
+			if e := out.Result.Meta.DeliveryError; e != "" {
+				res["deliveryError"] = e
+			}
+		}
+		return res, nil
 	}})
 }
 

@@ -357,9 +357,12 @@ func (s *Service) announce(ctx context.Context, jobs tools.Jobs, base *tools.Env
 		"Tell the user what came of it, briefly, or reply exactly %s to stay silent.",
 		subagentAnnounceHeadlineA, title, status, result, float64(out.Result.Meta.DurationMs)/1000, u.InputTokens, u.OutputTokens,
 		childKey, out.Result.Meta.AgentMeta.SessionID, AnnounceSkip)
-	var after func(context.Context, *Outcome)
-	if cleanup {
-		after = func(actx context.Context, _ *Outcome) { _, _ = s.runner.Sessions.Delete(actx, childKey) }
+	// The requester's reply goes to its chat when it is bound to one.
+	after := func(actx context.Context, o *Outcome) {
+		s.postIfBound(actx, base, requester, o)
+		if cleanup {
+			_, _ = s.runner.Sessions.Delete(actx, childKey)
+		}
 	}
 	_, _ = s.start(jobs, base, Request{Message: msg, AgentID: sessions.AgentOf(requester), SessionKey: requester}, after)
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 
 	"github.com/tidwall/gjson"
 
@@ -72,4 +74,19 @@ func renderJSONDetails(w io.Writer, res gjson.Result) error {
 		return err == nil
 	})
 	return err
+}
+
+// idString is a thread id given as a string or a number.
+func idString(v any) string {
+	switch t := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return strings.TrimSpace(t)
+	case float64:
+		return strconv.FormatInt(int64(t), 10)
+	case json.Number:
+		return t.String()
+	}
+	return fmt.Sprint(v)
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -520,13 +522,59 @@ func (s *Service) deliver(ctx context.Context, j *Job, out *outcome) {
 			out.deliveryStatus = "not-requested"
 			return
 		}
-		out.delivered = boolp(false)
-		out.deliveryStatus = "not-delivered"
+		s.announce(ctx, j, out)
+	}
+}
+
+// announce posts an isolated run's reply to the job's channel and target
+// (else the agent's main session's last route) through the agent
+// runtime's Deliver, which sends it as the message family's send. The
+// run's result stays as it is whatever the post does; its delivery fields
+// say how the post went. Without bestEffort a failed post also fails the
+// run (spec §1.5), its summary kept.
+func (s *Service) announce(ctx context.Context, j *Job, out *outcome) {
+	out.delivered = boolp(false)
+	out.deliveryStatus = "not-delivered"
+	switch {
+	case out.status != StatusOK:
 		out.deliveryError = "the run failed before delivery"
-		if out.status == StatusOK {
-			out.deliveryError = "announce delivery to a channel is not available in this build; the reply is in the job's session"
+		return
+	case silentSummary(out.summary):
+		out.deliveryError = "nothing to deliver (empty or silent reply)"
+		return
+	case s.agent == nil:
+		out.deliveryError = noRuntimeError
+		return
+	}
+	agent := j.AgentID
+	if agent == "" {
+		agent = s.settings().defaultAgent
+	}
+	d := j.Delivery
+	thread := ""
+	if d.ThreadID != nil {
+		thread = strings.TrimSpace(fmt.Sprint(d.ThreadID))
+		if f, ok := d.ThreadID.(float64); ok {
+			thread = strconv.FormatInt(int64(f), 10)
 		}
 	}
+	_, err := s.agent.Deliver(ctx, agentrun.Delivery{Channel: d.Channel, To: d.To, AccountID: d.AccountID, ThreadID: thread,
+		SessionKey: mainSessionKey(agent), AgentID: agent, Text: out.summary})
+	if err != nil {
+		out.deliveryError = err.Error()
+		if d.BestEffort == nil || !*d.BestEffort {
+			out.status, out.err = StatusError, "cron: announce delivery failed: "+err.Error()
+		}
+		return
+	}
+	out.delivered = boolp(true)
+	out.deliveryStatus = "delivered"
+}
+
+// silentSummary is a reply the original never announces.
+func silentSummary(s string) bool {
+	t := strings.TrimSpace(s)
+	return t == "" || t == "NO_REPLY" || t == "HEARTBEAT_OK"
 }
 
 // finish applies a run's outcome to its job and records the run, in one

@@ -186,6 +186,8 @@ type Row struct {
 	ThinkingLevel    string    `json:"thinkingLevel,omitempty"`
 	AbortedLastRun   bool      `json:"abortedLastRun,omitempty"`
 	LastChannel      string    `json:"lastChannel,omitempty"`
+	LastTo           string    `json:"lastTo,omitempty"`
+	LastAccountID    string    `json:"lastAccountId,omitempty"`
 	Messages         []Message `json:"messages,omitempty"`
 }
 
@@ -260,7 +262,7 @@ func rowOf(e *Entry, kind string) Row {
 		Label: e.Label, DisplayName: e.DisplayName, SpawnedBy: e.SpawnedBy, ParentSessionKey: e.ParentSessionKey,
 		UpdatedAt: e.UpdatedAt, SessionID: e.SessionID, Model: e.Model, TotalTokens: e.TotalTokens, Status: e.Status,
 		StartedAt: e.StartedAt, EndedAt: e.EndedAt, RuntimeMs: e.RuntimeMs, ThinkingLevel: e.ThinkingLevel,
-		AbortedLastRun: e.AbortedLastRun, LastChannel: e.LastChannel}
+		AbortedLastRun: e.AbortedLastRun, LastChannel: e.LastChannel, LastTo: e.LastTo, LastAccountID: e.LastAccountID}
 }
 
 type historyParams struct {
@@ -339,6 +341,9 @@ type gatewayRow struct {
 	DisplayName   string `json:"displayName,omitempty"`
 	Channel       string `json:"channel,omitempty"`
 	ChatType      string `json:"chatType,omitempty"`
+	LastChannel   string `json:"lastChannel,omitempty"`
+	LastTo        string `json:"lastTo,omitempty"`
+	LastAccountID string `json:"lastAccountId,omitempty"`
 	SpawnedBy     string `json:"spawnedBy,omitempty"`
 	Model         string `json:"model,omitempty"`
 	ModelProvider string `json:"modelProvider,omitempty"`
@@ -373,7 +378,8 @@ func gatewayList(ctx context.Context, env *tools.Env, p gatewayListParams) (any,
 	for _, e := range entries {
 		rows = append(rows, gatewayRow{Key: e.Key, Kind: gatewayKind(e.Key), AgentID: AgentOf(e.Key), SessionID: e.SessionID,
 			UpdatedAt: e.UpdatedAt, Label: e.Label, DisplayName: e.DisplayName, Channel: channelOf(e.Key, e.LastChannel),
-			ChatType: e.ChatType, SpawnedBy: e.SpawnedBy, Model: e.Model, ModelProvider: e.ModelProvider,
+			ChatType: e.ChatType, LastChannel: e.LastChannel, LastTo: e.LastTo, LastAccountID: e.LastAccountID,
+			SpawnedBy: e.SpawnedBy, Model: e.Model, ModelProvider: e.ModelProvider,
 			InputTokens: e.InputTokens, OutputTokens: e.OutputTokens, TotalTokens: e.TotalTokens,
 			ThinkingLevel: e.ThinkingLevel, Status: e.Status, HasActiveRun: e.Status == "running", SnapshotAt: now})
 	}

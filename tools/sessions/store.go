@@ -73,6 +73,9 @@ type Entry struct {
 	ParentSessionKey string `json:"parentSessionKey,omitempty"`
 	Channel          string `json:"channel,omitempty"`
 	LastChannel      string `json:"lastChannel,omitempty"`
+	LastTo           string `json:"lastTo,omitempty"`
+	LastAccountID    string `json:"lastAccountId,omitempty"`
+	LastThreadID     string `json:"lastThreadId,omitempty"`
 	ChatType         string `json:"chatType,omitempty"`
 	Model            string `json:"model,omitempty"`
 	ModelProvider    string `json:"modelProvider,omitempty"`
@@ -511,7 +514,8 @@ func (s *Service) Reset(ctx context.Context, key string) (*Entry, error) {
 		now := s.now()
 		*e = Entry{Key: key, SessionID: uuid.NewString(), UpdatedAt: max(now, e.UpdatedAt), SessionStartedAt: now,
 			Label: e.Label, DisplayName: e.DisplayName, SpawnedBy: e.SpawnedBy, ParentSessionKey: e.ParentSessionKey,
-			Channel: e.Channel, LastChannel: e.LastChannel, ChatType: e.ChatType, ModelOverride: e.ModelOverride,
+			Channel: e.Channel, LastChannel: e.LastChannel, LastTo: e.LastTo, LastAccountID: e.LastAccountID,
+			LastThreadID: e.LastThreadID, ChatType: e.ChatType, ModelOverride: e.ModelOverride,
 			ThinkingLevel: e.ThinkingLevel}
 		if _, err := tx.ExecContext(ctx, `UPDATE sessions_messages SET session_key = ? WHERE session_key = ?`, ArchivedKey(old), key); err != nil {
 			return fmt.Errorf("sessions: archive transcript of %s: %w", key, err)
