@@ -13,7 +13,6 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tidwall/gjson"
 	"github.com/urfave/cli/v2"
 
@@ -269,8 +268,7 @@ func (r *runtime) mcpServe(c *cli.Context) error {
 	}); err != nil {
 		fmt.Fprintf(r.stderr, "openclaw mcp: %v (config edits need a restart)\n", err)
 	}
-	in, out := s.Stdio(ctx, r.stdin, r.stdout)
-	err = s.MCP().Run(ctx, &mcp.IOTransport{Reader: in, Writer: out})
+	err = s.MCP().Run(ctx, s.StdioTransport(ctx, r.stdin, r.stdout))
 	switch {
 	case err == nil, ctx.Err() != nil: // stdin closed; SIGTERM or interrupt
 		return nil
