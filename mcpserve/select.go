@@ -35,9 +35,30 @@ const (
 // inherits the user's trust, so only the gateway's own controls are out.
 var StdioDeny = []string{"gateway"}
 
-// HTTPDeny is the default deny list of the gateway's POST /mcp, the
-// original's POST /tools/invoke list.
-var HTTPDeny = []string{"cron", "gateway", "sessions_send", "sessions_spawn", "whatsapp_login"}
+// HTTPDeny is the default deny list of the gateway's POST /mcp: the
+// original's POST /tools/invoke list (DEFAULT_GATEWAY_HTTP_TOOL_DENY in
+// OpenClaw 2026.9.6, which calls cron "automations"; names we have no
+// tool for are kept so a later family is denied from the start), plus
+// cron and whatsapp_login.
+var HTTPDeny = []string{
+	"exec", "spawn", "shell", "fs_write", "fs_delete", "fs_move", "apply_patch", "terminal", "portal",
+	"sessions_spawn", "sessions_send", "conversations_list", "conversations_send", "conversations_turn",
+	"automations", "cron", "gateway", "plugins", "nodes", "computer", "mobile_ui", "openclaw", "whatsapp_login",
+}
+
+// HTTPDenyFor is the HTTP deny list under gateway.tools as the original
+// reads it: a gateway.tools.allow entry removes a tool from HTTPDeny
+// (by name, not glob), gateway.tools.deny entries are added (globs and
+// groups, the tools.deny matcher).
+func HTTPDenyFor(allow, deny []string) []string {
+	out := make([]string, 0, len(HTTPDeny)+len(deny))
+	for _, name := range HTTPDeny {
+		if !slices.ContainsFunc(allow, func(a string) bool { return policy.Normalize(a) == policy.Normalize(name) }) {
+			out = append(out, name)
+		}
+	}
+	return append(out, deny...)
+}
 
 // Options choose the tools served and how results are shaped.
 type Options struct {
