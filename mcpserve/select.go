@@ -110,12 +110,15 @@ type Tool struct {
 	Verbs       []string             `json:"-"`
 	Annotations *mcp.ToolAnnotations `json:"annotations"`
 	Meta        map[string]any       `json:"_meta,omitempty"`
+	// adapter is set for a conversation tool that calls another tool
+	// (conversations.go).
+	adapter *adapter
 }
 
 // conversationTools are the registry tools that stand for the original's
 // nine conversation tools (conversations_list, conversation_get,
 // messages_read, messages_send, …) when their families are linked.
-var conversationTools = []string{"sessions_list", "sessions_history", "session_status", "sessions_send", "message"}
+var conversationTools = append([]string{"sessions_list", "sessions_history", "session_status", "sessions_send", "message"}, AdapterNames()...)
 
 // Toolsets are the names --toolsets takes: OpenClaw's groups without
 // "group:", the single-tool sets and conversations. "default" and "all"
@@ -260,7 +263,9 @@ func Select(env *tools.Env, o Options) ([]Tool, error) {
 			out = append(out, t)
 		}
 	}
-	return out, nil
+	// An adapter is served with its target (which passed policy, the
+	// profile and --read-only above) unless its own name is denied.
+	return withAdapters(out, want, func(name string) bool { return policy.Matches(deny, name) }), nil
 }
 
 // describe builds the MCP tool for an agent tool: the agent schema as
