@@ -13,7 +13,6 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tidwall/gjson"
 	"github.com/urfave/cli/v2"
 
@@ -39,9 +38,12 @@ conversations; +x/-x adjust the default), plus --tools, minus --deny; --profile 
 --read-only keeps read-only actions only (each tool's action enum narrowed).
 
 How this differs from the original's ` + "`openclaw mcp serve`" + `: the original bridges Gateway chat
-conversations (conversations_list, messages_read, events_wait, permissions_respond, …). Here the
-conversations toolset maps those onto the sessions and message tools when they are built in;
-events_poll/events_wait, attachments_fetch and permissions_* have no counterpart yet.
+conversations with nine tools. Here --toolsets conversations serves three of them under the
+original's names and arguments, calling sessions_list (conversations_list), session_status
+(conversation_get) and sessions_history (messages_read), next to the sessions and message tools;
+messages_send, attachments_fetch, events_poll/events_wait and permissions_list_open/_respond have
+no counterpart yet. A stdin line that is not one JSON-RPC message gets a JSON-RPC error (-32700 or
+-32600; the original ignores it silently) and the session carries on; lines are capped at 16 MiB.
 --claude-channel-mode is accepted and behaves as off (no Claude channel notifications).
 --url/--token/--password (and the -file forms) choose the gateway that gateway-side tools (cron,
 nodes, process, canvas, sessions) relay to, as for every gateway-backed command.
@@ -269,8 +271,7 @@ func (r *runtime) mcpServe(c *cli.Context) error {
 	}); err != nil {
 		fmt.Fprintf(r.stderr, "openclaw mcp: %v (config edits need a restart)\n", err)
 	}
-	in, out := s.Stdio(ctx, r.stdin, r.stdout)
-	err = s.MCP().Run(ctx, &mcp.IOTransport{Reader: in, Writer: out})
+	err = s.MCP().Run(ctx, s.StdioTransport(ctx, r.stdin, r.stdout))
 	switch {
 	case err == nil, ctx.Err() != nil: // stdin closed; SIGTERM or interrupt
 		return nil

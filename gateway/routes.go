@@ -42,12 +42,20 @@ func newRoutes(s *Server) *routes {
 // mcpHandler is POST /mcp: the MCP front door (mcpserve) as stateless
 // streamable HTTP, behind the bearer guard. Each request gets a server
 // built from the current config, with the original's /tools/invoke deny
-// list (cron, gateway, sessions_send, sessions_spawn, whatsapp_login) as
-// its default deny; calls run here through tools.Invoke as caller kind mcp.
+// list (mcpserve.HTTPDeny) as adjusted by gateway.tools.allow/deny as its
+// default deny; calls run here through tools.Invoke as caller kind mcp.
 func (s *Server) mcpHandler() http.Handler {
 	return mcpserve.HTTPHandler(func(*http.Request) (*mcpserve.Server, error) {
+		var allow, deny []string
+		cfg := s.Config()
+		if err := cfg.Decode("gateway.tools.allow", &allow); err != nil {
+			return nil, fmt.Errorf("gateway.tools.allow: %w", err)
+		}
+		if err := cfg.Decode("gateway.tools.deny", &deny); err != nil {
+			return nil, fmt.Errorf("gateway.tools.deny: %w", err)
+		}
 		return mcpserve.New(mcpserve.Config{
-			Options: mcpserve.Options{DefaultDeny: mcpserve.HTTPDeny},
+			Options: mcpserve.Options{DefaultDeny: mcpserve.HTTPDenyFor(allow, deny)},
 			Env: func() (*tools.Env, error) {
 				env := s.baseEnv()
 				return &env, nil

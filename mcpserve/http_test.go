@@ -80,3 +80,66 @@ func TestGatewayHTTP(t *testing.T) {
 		})
 	}
 }
+
+// POST /mcp refuses a browser request from a foreign origin (403) and
+// serves a same-origin one and one without an Origin; gateway.tools.allow
+// takes a tool off the HTTP default deny list and gateway.tools.deny adds
+// one, as on the original's /tools/invoke.
+func TestGatewayHTTPOriginAndToolsConfig(t *testing.T) {
+	dir := t.TempDir()
+	cfg := `{agents: {defaults: {workspace: "` + dir + `"}}, gateway: {tools: {allow: ["cron"], deny: ["memory_get"]}}}`
+	if err := os.WriteFile(filepath.Join(dir, "openclaw.json"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	g := gatewaytest.Start(t, dir, "sekret", 0)
+	base := strings.Replace(g.URL, "ws://", "http://", 1)
+	endpoint := base + "/mcp"
+
+	post := func(origin string) int {
+		t.Helper()
+		req, err := http.NewRequest(http.MethodPost, endpoint, strings.NewReader(
+			`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Authorization", "Bearer sekret")
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if origin != "" {
+			req.Header.Set("Origin", origin)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if got := post("http://evil.example"); got != http.StatusForbidden {
+		t.Errorf("foreign Origin: %d, want 403", got)
+	}
+	if got := post(base); got != http.StatusOK {
+		t.Errorf("same Origin: %d, want 200", got)
+	}
+	if got := post(""); got != http.StatusOK {
+		t.Errorf("no Origin: %d, want 200", got)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	tr := &mcp.StreamableClientTransport{Endpoint: endpoint, HTTPClient: &http.Client{Transport: bearer{"sekret", http.DefaultTransport}}}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, tr, nil)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	defer cs.Close()
+	list := names(t, cs)
+	if !slices.Contains(list, "cron") || !slices.Contains(list, "memory_search") {
+		t.Errorf("gateway.tools.allow [cron]: list %v lacks cron or memory_search", list)
+	}
+	for _, gone := range []string{"memory_get", "gateway", "exec", "sessions_send"} {
+		if slices.Contains(list, gone) {
+			t.Errorf("list has %s: %v", gone, list)
+		}
+	}
+}

@@ -35,9 +35,30 @@ const (
 // inherits the user's trust, so only the gateway's own controls are out.
 var StdioDeny = []string{"gateway"}
 
-// HTTPDeny is the default deny list of the gateway's POST /mcp, the
-// original's POST /tools/invoke list.
-var HTTPDeny = []string{"cron", "gateway", "sessions_send", "sessions_spawn", "whatsapp_login"}
+// HTTPDeny is the default deny list of the gateway's POST /mcp: the
+// original's POST /tools/invoke list (DEFAULT_GATEWAY_HTTP_TOOL_DENY in
+// OpenClaw 2026.9.6, which calls cron "automations"; names we have no
+// tool for are kept so a later family is denied from the start), plus
+// cron and whatsapp_login.
+var HTTPDeny = []string{
+	"exec", "spawn", "shell", "fs_write", "fs_delete", "fs_move", "apply_patch", "terminal", "portal",
+	"sessions_spawn", "sessions_send", "conversations_list", "conversations_send", "conversations_turn",
+	"automations", "cron", "gateway", "plugins", "nodes", "computer", "mobile_ui", "openclaw", "whatsapp_login",
+}
+
+// HTTPDenyFor is the HTTP deny list under gateway.tools as the original
+// reads it: a gateway.tools.allow entry removes a tool from HTTPDeny
+// (by name, not glob), gateway.tools.deny entries are added (globs and
+// groups, the tools.deny matcher).
+func HTTPDenyFor(allow, deny []string) []string {
+	out := make([]string, 0, len(HTTPDeny)+len(deny))
+	for _, name := range HTTPDeny {
+		if !slices.ContainsFunc(allow, func(a string) bool { return policy.Normalize(a) == policy.Normalize(name) }) {
+			out = append(out, name)
+		}
+	}
+	return append(out, deny...)
+}
 
 // Options choose the tools served and how results are shaped.
 type Options struct {
@@ -89,12 +110,15 @@ type Tool struct {
 	Verbs       []string             `json:"-"`
 	Annotations *mcp.ToolAnnotations `json:"annotations"`
 	Meta        map[string]any       `json:"_meta,omitempty"`
+	// adapter is set for a conversation tool that calls another tool
+	// (conversations.go).
+	adapter *adapter
 }
 
 // conversationTools are the registry tools that stand for the original's
 // nine conversation tools (conversations_list, conversation_get,
 // messages_read, messages_send, …) when their families are linked.
-var conversationTools = []string{"sessions_list", "sessions_history", "session_status", "sessions_send", "message"}
+var conversationTools = append([]string{"sessions_list", "sessions_history", "session_status", "sessions_send", "message"}, AdapterNames()...)
 
 // Toolsets are the names --toolsets takes: OpenClaw's groups without
 // "group:", the single-tool sets and conversations. "default" and "all"
@@ -239,7 +263,9 @@ func Select(env *tools.Env, o Options) ([]Tool, error) {
 			out = append(out, t)
 		}
 	}
-	return out, nil
+	// An adapter is served with its target (which passed policy, the
+	// profile and --read-only above) unless its own name is denied.
+	return withAdapters(out, want, func(name string) bool { return policy.Matches(deny, name) }), nil
 }
 
 // describe builds the MCP tool for an agent tool: the agent schema as

@@ -180,7 +180,11 @@ func (s *Server) handler(t Tool) mcp.ToolHandler {
 		if req.Params != nil && len(req.Params.Arguments) > 0 && string(req.Params.Arguments) != "null" {
 			args = req.Params.Arguments
 		}
-		a := resolve(t.Name, args)
+		name, args, err := t.call(args)
+		if err != nil {
+			return errorResult(t.Name, err), nil
+		}
+		a := resolve(name, args)
 		if t.Verbs != nil && (a == nil || !slices.Contains(t.Verbs, a.Verb)) {
 			return errorResult(t.Name, failure.Errorf(failure.CodeDenied,
 				"%s: action %q is not served read-only (actions: %v)", t.Name, gjson.GetBytes(args, "action").String(), t.Verbs).
@@ -188,7 +192,7 @@ func (s *Server) handler(t Tool) mcp.ToolHandler {
 		}
 		prog = startProgress(ctx, req)
 		env.Sink = prog
-		out, err := s.cfg.Run(ctx, env, t.Name, a, args)
+		out, err := s.cfg.Run(ctx, env, name, a, args)
 		prog.stop()
 		if err != nil {
 			return errorResult(t.Name, err), nil

@@ -1,8 +1,10 @@
 package mcpserve_test
 
 import (
+	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,8 +17,10 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tidwall/gjson"
 
 	"github.com/openclaw-go/openclaw/atomicfile"
+	"github.com/openclaw-go/openclaw/mcpserve"
 )
 
 // bin is the real openclaw binary, built once for the package's tests.
@@ -333,4 +337,148 @@ func groupAlive(pgid int) []string {
 		out = append(out, e.Name()+" "+s[:i+1]+" "+f[0])
 	}
 	return out
+}
+
+// rawPipe is a client transport over the real binary's stdio that also
+// lets the test write raw bytes to its stdin between the SDK client's
+// messages, and takes the server's answers to those bytes (errors with
+// a null id or an id starting "raw-") off stdout before the client sees
+// them (the Go SDK client, like the server, ends its session on a frame
+// it cannot match).
+type rawPipe struct {
+	mu      sync.Mutex
+	stdin   io.WriteCloser
+	answers chan string
+}
+
+func (p *rawPipe) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.stdin.Write(b)
+}
+
+func (p *rawPipe) Close() error { return p.stdin.Close() }
+
+// pumpAnswers copies stdout to the returned reader, line by line, taking
+// the answers to raw bytes off onto answers.
+func pumpAnswers(stdout io.Reader, answers chan<- string) io.ReadCloser {
+	pr, pw := io.Pipe()
+	go func() {
+		br := bufio.NewReader(stdout)
+		for {
+			line, err := br.ReadBytes('\n')
+			if len(line) > 0 {
+				id := gjson.GetBytes(line, "id")
+				if gjson.GetBytes(line, "error").Exists() && (id.Type == gjson.Null || strings.HasPrefix(id.String(), "raw-")) {
+					answers <- strings.TrimSpace(string(line))
+				} else if _, werr := pw.Write(line); werr != nil {
+					return
+				}
+			}
+			if err != nil {
+				pw.CloseWithError(err)
+				return
+			}
+		}
+	}()
+	return pr
+}
+
+// A line that is not JSON, is not one JSON-RPC message, or is longer than
+// 16 MiB gets a JSON-RPC error on stdout and the session carries on (the
+// Go SDK alone ends it with exit 1), in every era.
+func TestStdioMalformedLines(t *testing.T) {
+	for _, era := range eras {
+		t.Run(eraName(era), func(t *testing.T) {
+			h := newHome(t)
+			if err := os.WriteFile(filepath.Join(h.ws, "notes.txt"), []byte("still here\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			c := h.cmd("--toolsets", "fs", "--workspace", h.ws)
+			stdin, err := c.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			stdout, err := c.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := c.Start(); err != nil {
+				t.Fatal(err)
+			}
+			pipe := &rawPipe{stdin: stdin, answers: make(chan string, 16)}
+			out := pumpAnswers(stdout, pipe.answers)
+			done := make(chan error, 1)
+			go func() { done <- c.Wait() }()
+			t.Cleanup(func() {
+				stdin.Close()
+				select {
+				case <-done:
+				case <-time.After(10 * time.Second):
+					c.Process.Kill()
+					<-done
+				}
+			})
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			answer := func(what string) gjson.Result {
+				t.Helper()
+				select {
+				case a := <-pipe.answers:
+					return gjson.Parse(a)
+				case err := <-done:
+					t.Fatalf("%s: the server exited: %v", what, err)
+				case <-ctx.Done():
+					t.Fatalf("%s: no answer", what)
+				}
+				return gjson.Result{}
+			}
+			raw := func(s string) {
+				t.Helper()
+				if _, err := pipe.Write([]byte(s)); err != nil {
+					t.Fatal(err)
+				}
+			}
+
+			// Before the handshake: garbage.
+			raw("this is not json\n")
+			if a := answer("garbage"); a.Get("error.code").Int() != -32700 || a.Get("id").Type != gjson.Null {
+				t.Errorf("garbage: %s, want -32700 with a null id", a.Raw)
+			}
+			tr := &mcp.IOTransport{Reader: out, Writer: pipe}
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, tr, &mcp.ClientSessionOptions{ProtocolVersion: era})
+			if err != nil {
+				t.Fatalf("connect after garbage: %v", err)
+			}
+			defer cs.Close()
+
+			// After it: an unterminated object, a wrong version tag with an
+			// id, a batch, and a line one byte over 16 MiB.
+			raw(`{"jsonrpc":"2.0","id":1,"method":"tools/list"` + "\n")
+			if a := answer("truncated"); a.Get("error.code").Int() != -32700 {
+				t.Errorf("truncated object: %s", a.Raw)
+			}
+			raw(`{"jsonrpc":"1.0","id":"raw-1","method":"tools/list"}` + "\n")
+			if a := answer("version"); a.Get("error.code").Int() != -32600 || a.Get("id").String() != "raw-1" {
+				t.Errorf("wrong version tag: %s, want -32600 for id raw-1", a.Raw)
+			}
+			raw(`[{"jsonrpc":"2.0","id":"raw-2","method":"ping"}]` + "\n")
+			if a := answer("batch"); a.Get("error.code").Int() != -32600 {
+				t.Errorf("batch: %s", a.Raw)
+			}
+			raw(`{"jsonrpc":"2.0","id":"raw-3","method":"ping","params":{"x":"` + strings.Repeat("a", mcpserve.MaxLine) + "\"}}\n")
+			if a := answer("long"); a.Get("error.code").Int() != -32700 || !strings.Contains(a.Get("error.message").String(), "longer than") {
+				t.Errorf("over-long line: %s", a.Raw)
+			}
+
+			// The session is still up.
+			if list := names(t, cs); !slices.Contains(list, "read") {
+				t.Errorf("tools/list after bad lines: %v", list)
+			}
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "read", Arguments: map[string]any{"path": "notes.txt"}})
+			if err != nil || res.IsError || text(res) != "still here\n" {
+				t.Fatalf("read after bad lines: %v %q", err, text(res))
+			}
+		})
+	}
 }

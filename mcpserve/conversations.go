@@ -1,0 +1,138 @@
+package mcpserve
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/openclaw-go/openclaw/failure"
+)
+
+// adapter is one of the original `mcp serve`'s conversation tools, served
+// under its own name and argument names, that calls an existing registry
+// tool (target) through the same Runner (tools.Invoke): no tool of its
+// own. It is served only when its target is (the same policy, profile,
+// deny and --read-only checks), and the call is checked again as the
+// target's at call time.
+type adapter struct {
+	name, target, description, schema string
+	// args maps the adapter's arguments onto the target's.
+	args func(json.RawMessage) (json.RawMessage, error)
+}
+
+// adapters are the conversation tools that map onto tools on main today.
+// Not here: attachments_fetch, events_poll, events_wait (the gateway's
+// event stream for chat sessions has no registry tool), messages_send
+// (the original replies on the session's own route; sessions_send runs
+// the agent instead, and message needs the route looked up first),
+// permissions_list_open and permissions_respond (exec.approval.list and
+// .resolve are gateway methods, not agent tools a coding agent's policy
+// names).
+var adapters = []adapter{
+	{
+		name: "conversations_list", target: "sessions_list",
+		description: "List OpenClaw conversations (sessions), newest first; the original's conversations_list over sessions_list.",
+		schema: `{"type":"object","properties":{` +
+			`"limit":{"type":"integer","minimum":1,"maximum":500,"description":"at most this many (sessions_list caps at 200)"},` +
+			`"search":{"type":"string","description":"only conversations whose key, label or name contains this"},` +
+			`"includeLastMessage":{"type":"boolean","description":"include each conversation's last message"}},"additionalProperties":false}`,
+		args: func(in json.RawMessage) (json.RawMessage, error) {
+			out := map[string]any{}
+			if l := gjson.GetBytes(in, "limit"); l.Exists() {
+				out["limit"] = min(l.Int(), 200)
+			}
+			if v := gjson.GetBytes(in, "search"); v.Exists() {
+				out["search"] = v.String()
+			}
+			if gjson.GetBytes(in, "includeLastMessage").Bool() {
+				out["messageLimit"] = 1
+			}
+			return json.Marshal(out)
+		},
+	},
+	{
+		name: "conversation_get", target: "session_status",
+		description: "Get one OpenClaw conversation (session) by session key; the original's conversation_get over session_status.",
+		schema:      `{"type":"object","properties":{"session_key":{"type":"string","minLength":1,"description":"session key or sessionId"}},"required":["session_key"],"additionalProperties":false}`,
+		args: func(in json.RawMessage) (json.RawMessage, error) {
+			return json.Marshal(map[string]any{"sessionKey": gjson.GetBytes(in, "session_key").String()})
+		},
+	},
+	{
+		name: "messages_read", target: "sessions_history",
+		description: "Read recent messages of one OpenClaw conversation (session); the original's messages_read over sessions_history.",
+		schema: `{"type":"object","properties":{"session_key":{"type":"string","minLength":1,"description":"session key or sessionId"},` +
+			`"limit":{"type":"integer","minimum":1,"maximum":200,"description":"the last N messages (default 20)"}},"required":["session_key"],"additionalProperties":false}`,
+		args: func(in json.RawMessage) (json.RawMessage, error) {
+			limit := int64(20)
+			if l := gjson.GetBytes(in, "limit"); l.Exists() {
+				limit = min(l.Int(), 200)
+			}
+			return json.Marshal(map[string]any{"sessionKey": gjson.GetBytes(in, "session_key").String(), "limit": limit})
+		},
+	},
+}
+
+// AdapterNames are the conversation tool names served by adapters.
+func AdapterNames() []string {
+	var out []string
+	for _, a := range adapters {
+		out = append(out, a.name)
+	}
+	return out
+}
+
+// withAdapters adds to served each adapter wanted whose target is served
+// and whose own name passes deny, sorted by name.
+func withAdapters(served []Tool, want map[string]bool, allowed func(string) bool) []Tool {
+	for _, a := range adapters {
+		i := slices.IndexFunc(served, func(t Tool) bool { return t.Name == a.target })
+		if !want[a.name] || i < 0 || !allowed(a.name) {
+			continue
+		}
+		target := served[i]
+		served = append(served, Tool{
+			Name: a.name, Description: a.description, InputSchema: json.RawMessage(a.schema),
+			Annotations: target.Annotations, adapter: &a,
+		})
+	}
+	slices.SortFunc(served, func(x, y Tool) int {
+		switch {
+		case x.Name < y.Name:
+			return -1
+		case x.Name > y.Name:
+			return 1
+		}
+		return 0
+	})
+	return served
+}
+
+// call is the target tool and its arguments for a call of t.
+func (t Tool) call(args json.RawMessage) (string, json.RawMessage, error) {
+	if t.adapter == nil {
+		return t.Name, args, nil
+	}
+	if err := checkArgs(t, args); err != nil {
+		return "", nil, err
+	}
+	mapped, err := t.adapter.args(args)
+	if err != nil {
+		return "", nil, fmt.Errorf("%s: mapping arguments: %w", t.Name, err)
+	}
+	return t.adapter.target, mapped, nil
+}
+
+// checkArgs enforces the adapter schema's required keys (the SDK checks
+// types against InputSchema; a missing required key must not become an
+// empty session key).
+func checkArgs(t Tool, args json.RawMessage) error {
+	for _, k := range gjson.GetBytes(t.InputSchema, "required").Array() {
+		if v := gjson.GetBytes(args, k.String()); !v.Exists() || v.String() == "" {
+			return failure.Errorf(failure.CodeUsage, "%s: %s is required", t.Name, k.String())
+		}
+	}
+	return nil
+}
