@@ -39,8 +39,8 @@ check "peer: cron runs --id <id> (run history, newest first)" \
   "d['total'] == 2 and all(e['status'] == 'ok' and e['jobId'] == '$cron_id' for e in d['entries']) and d['hasMore'] is False" \
   C runs --id "$cron_id"
 C run "$iso_id" --wait >/dev/null 2>&1 # it fails: the exit code says so, the history below shows how
-check "peer: an agentTurn run records a failure, never a success (no agent runtime yet)" \
-  'd["entries"][0]["status"] == "error" and d["entries"][0]["error"] == "no agent runtime configured"' C runs --id "$iso_id"
+check "peer: an agentTurn run without a model records the runtime's error, never a success" \
+  'd["entries"][0]["status"] == "error" and d["entries"][0]["error"].startswith("no model configured for agent main") and d["entries"][0]["deliveryStatus"] == "not-delivered"' C runs --id "$iso_id"
 check "peer: system event --text (wake)" 'd == {"ok": True}' \
   P system event --text "interop wake" --url "$url" --token "$token" --json
 check "peer: system event --text --mode now (wake)" 'd == {"ok": True}' \
