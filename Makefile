@@ -69,9 +69,9 @@ MUTATE_SKIP   ?= ^(TestConcurrentHealth|TestReloadRaceWithPatchConverges)$$
 # times MUTATE_TIMEOUT_COEF; a mutant also recompiles and relinks, so on a
 # loaded machine 4 timed out every mutant of a package whose tests take ~1 s.
 # A timed-out mutant counts neither killed nor lived: too small a coefficient
-# hides lived mutants. MUTATE_EXCLUDE (a regexp on module-relative file paths,
-# e.g. 'gateway/(options|log)\.go') narrows a run to some files; such a run
-# scores those files only, not the package.
+# hides lived mutants. MUTATE_EXCLUDE (a regexp on file paths relative to the
+# package directory, e.g. '^(options|log)\.go$$|^gatewaytest/') narrows a run
+# to some files; such a run scores those files only, not the package.
 MUTATE_TIMEOUT_COEF ?= 10
 MUTATE_WORKERS ?= 1
 MUTATE_EXCLUDE ?=
