@@ -72,6 +72,10 @@ MUTATE_SKIP   ?= ^(TestConcurrentHealth|TestReloadRaceWithPatchConverges)$$
 # hides lived mutants. MUTATE_EXCLUDE (a regexp on file paths relative to the
 # package directory, e.g. '^(options|log)\.go$$|^gatewaytest/') narrows a run
 # to some files; such a run scores those files only, not the package.
+# gremlins runs from bin/gremlins (not `go run`, which puts GOROOT/bin first
+# in PATH) with scripts/mutate/go first in PATH: v0.6.0 tests a package whose
+# name is not its directory's (tools/exec is exectool) as the module root,
+# which fails to set up, and counted every such mutant killed (see the script).
 MUTATE_TIMEOUT_COEF ?= 10
 MUTATE_WORKERS ?= 1
 MUTATE_EXCLUDE ?=
@@ -79,10 +83,13 @@ GREMLINS      := github.com/go-gremlins/gremlins/cmd/gremlins@v0.6.0
 
 mutate: ## mutation score per package with gremlins (slow: MUTATE_PKGS, MUTATE_BUDGET each; not in CI)
 	@mkdir -p bin/mutate
+	@GOBIN="$(CURDIR)/bin" $(GO) install $(GREMLINS)
 	@for p in $(MUTATE_PKGS); do \
 	  out=bin/mutate/$$(echo $$p | tr -c 'a-z0-9\n' '_'); \
 	  echo "== $$p (budget $(MUTATE_BUDGET), report $$out.json, log $$out.log)"; \
-	  GOFLAGS='-count=1 -skip=$(MUTATE_SKIP)' timeout $(MUTATE_BUDGET) $(GO) run $(GREMLINS) unleash \
+	  MUTATE_REAL_GO="$$(command -v $(GO))" MUTATE_MODULE="$$($(GO) list -m)" \
+	  PATH="$(CURDIR)/scripts/mutate:$$PATH" GOFLAGS='-count=1 -skip=$(MUTATE_SKIP)' \
+	  timeout $(MUTATE_BUDGET) bin/gremlins unleash \
 	    --workers $(MUTATE_WORKERS) --timeout-coefficient $(MUTATE_TIMEOUT_COEF) \
 	    $(if $(MUTATE_EXCLUDE),--exclude-files '$(MUTATE_EXCLUDE)') --output $$out.json $$p 2>&1 | tee $$out.log; \
 	  grep -q 'Test efficacy' $$out.log || echo "   $$p: stopped at the budget or failed; so far" \
