@@ -75,7 +75,9 @@ MUTATE_SKIP   ?= ^(TestConcurrentHealth|TestReloadRaceWithPatchConverges)$$
 # gremlins runs from bin/gremlins (not `go run`, which puts GOROOT/bin first
 # in PATH) with scripts/mutate/go first in PATH: v0.6.0 tests a package whose
 # name is not its directory's (tools/exec is exectool) as the module root,
-# which fails to set up, and counted every such mutant killed (see the script).
+# which fails to set up, and counted every such mutant killed; and it counted
+# a mutant that does not compile ("a" - "b") killed, which the script makes
+# NOT VIABLE (see the script).
 MUTATE_TIMEOUT_COEF ?= 10
 MUTATE_WORKERS ?= 1
 MUTATE_EXCLUDE ?=
@@ -94,7 +96,8 @@ mutate: ## mutation score per package with gremlins (slow: MUTATE_PKGS, MUTATE_B
 	    $(if $(MUTATE_EXCLUDE),--exclude-files '$(MUTATE_EXCLUDE)') --output $$out.json $$p 2>&1 | tee $$out.log; \
 	  grep -q 'Test efficacy' $$out.log || echo "   $$p: stopped at the budget or failed; so far" \
 	    "killed $$(grep -c 'KILLED' $$out.log), lived $$(grep -c 'LIVED' $$out.log)," \
-	    "timed out $$(grep -c 'TIMED OUT' $$out.log), not covered $$(grep -c 'NOT COVERED' $$out.log)"; \
+	    "timed out $$(grep -c 'TIMED OUT' $$out.log), not covered $$(grep -c 'NOT COVERED' $$out.log)," \
+	    "not viable $$(grep -c 'NOT VIABLE' $$out.log)"; \
 	done
 
 clean:
