@@ -65,18 +65,39 @@ MUTATE_PKGS   ?= ./gateway ./policy ./config ./netguard ./store/media ./tools/ex
 # (gremlins takes directories, not ./...; a directory covers its subpackages)
 MUTATE_BUDGET ?= 30m
 MUTATE_SKIP   ?= ^(TestConcurrentHealth|TestReloadRaceWithPatchConverges)$$
+# Each mutant's timeout is the baseline (the coverage run, warm build cache)
+# times MUTATE_TIMEOUT_COEF; a mutant also recompiles and relinks, so on a
+# loaded machine 4 timed out every mutant of a package whose tests take ~1 s.
+# A timed-out mutant counts neither killed nor lived: too small a coefficient
+# hides lived mutants. MUTATE_EXCLUDE (a regexp on file paths relative to the
+# package directory, e.g. '^(options|log)\.go$$|^gatewaytest/') narrows a run
+# to some files; such a run scores those files only, not the package.
+# gremlins runs from bin/gremlins (not `go run`, which puts GOROOT/bin first
+# in PATH) with scripts/mutate/go first in PATH: v0.6.0 tests a package whose
+# name is not its directory's (tools/exec is exectool) as the module root,
+# which fails to set up, and counted every such mutant killed; and it counted
+# a mutant that does not compile ("a" - "b") killed, which the script makes
+# NOT VIABLE (see the script).
+MUTATE_TIMEOUT_COEF ?= 10
+MUTATE_WORKERS ?= 1
+MUTATE_EXCLUDE ?=
 GREMLINS      := github.com/go-gremlins/gremlins/cmd/gremlins@v0.6.0
 
 mutate: ## mutation score per package with gremlins (slow: MUTATE_PKGS, MUTATE_BUDGET each; not in CI)
 	@mkdir -p bin/mutate
+	@GOBIN="$(CURDIR)/bin" $(GO) install $(GREMLINS)
 	@for p in $(MUTATE_PKGS); do \
 	  out=bin/mutate/$$(echo $$p | tr -c 'a-z0-9\n' '_'); \
 	  echo "== $$p (budget $(MUTATE_BUDGET), report $$out.json, log $$out.log)"; \
-	  GOFLAGS='-count=1 -skip=$(MUTATE_SKIP)' timeout $(MUTATE_BUDGET) $(GO) run $(GREMLINS) unleash \
-	    --workers 1 --timeout-coefficient 4 --output $$out.json $$p 2>&1 | tee $$out.log; \
+	  MUTATE_REAL_GO="$$(command -v $(GO))" MUTATE_MODULE="$$($(GO) list -m)" \
+	  PATH="$(CURDIR)/scripts/mutate:$$PATH" GOFLAGS='-count=1 -skip=$(MUTATE_SKIP)' \
+	  timeout $(MUTATE_BUDGET) bin/gremlins unleash \
+	    --workers $(MUTATE_WORKERS) --timeout-coefficient $(MUTATE_TIMEOUT_COEF) \
+	    $(if $(MUTATE_EXCLUDE),--exclude-files '$(MUTATE_EXCLUDE)') --output $$out.json $$p 2>&1 | tee $$out.log; \
 	  grep -q 'Test efficacy' $$out.log || echo "   $$p: stopped at the budget or failed; so far" \
 	    "killed $$(grep -c 'KILLED' $$out.log), lived $$(grep -c 'LIVED' $$out.log)," \
-	    "timed out $$(grep -c 'TIMED OUT' $$out.log), not covered $$(grep -c 'NOT COVERED' $$out.log)"; \
+	    "timed out $$(grep -c 'TIMED OUT' $$out.log), not covered $$(grep -c 'NOT COVERED' $$out.log)," \
+	    "not viable $$(grep -c 'NOT VIABLE' $$out.log)"; \
 	done
 
 clean:

@@ -328,16 +328,20 @@ func TestKillTermsTheWholeGroup(t *testing.T) {
 	env, _ := gatewayEnv(t)
 	dir := env.Workspace
 	ready, termed := filepath.Join(dir, "ready"), filepath.Join(dir, "termed")
+	leader := filepath.Join(dir, "leader")
 	// The member (no token: env -i) traps TERM; the leader ignores it, so
-	// only a group-wide SIGTERM reaches the trap before the SIGKILL.
+	// only a group-wide SIGTERM reaches the trap before the SIGKILL. Both
+	// say when their trap is set (a loaded machine ran the kill before the
+	// leader's trap, and the leader's exit took the member with it).
 	member := "trap 'echo t > " + termed + "; exit 0' TERM; echo r > " + ready + "; while :; do sleep 0.05; done"
-	b, _ := json.Marshal(map[string]any{"command": "env -i /bin/sh -c \"" + member + "\" & trap '' TERM; wait; wait", "background": true})
+	b, _ := json.Marshal(map[string]any{"command": "env -i /bin/sh -c \"" + member + "\" & trap '' TERM; echo l > " + leader + "; wait; wait", "background": true})
 	m, err := invoke(t, env, string(b))
 	if err != nil {
 		t.Fatal(err)
 	}
 	id := details(m)["sessionId"].(string)
 	waitFile(t, ready)
+	waitFile(t, leader)
 	if _, err := procCall(t, env, "kill", `{"sessionId":"`+id+`"}`); err != nil {
 		t.Fatal(err)
 	}
