@@ -18,16 +18,17 @@ import (
 // target's at call time.
 type adapter struct {
 	name, target, description, schema string
+	// verb is the target's action the adapter always calls ("" when the
+	// target has one); with --read-only the adapter is served only when
+	// the target serves that action.
+	verb string
 	// args maps the adapter's arguments onto the target's.
 	args func(json.RawMessage) (json.RawMessage, error)
 }
 
 // adapters are the conversation tools that map onto tools on main today.
 // Not here: attachments_fetch, events_poll, events_wait (the gateway's
-// event stream for chat sessions has no registry tool), messages_send
-// (the original replies on the session's own route; sessions_send runs
-// the agent instead, and message needs the route looked up first),
-// permissions_list_open and permissions_respond (exec.approval.list and
+// event stream for chat sessions has no registry tool), permissions_list_open and permissions_respond (exec.approval.list and
 // .resolve are gateway methods, not agent tools a coding agent's policy
 // names).
 var adapters = []adapter{
@@ -73,6 +74,21 @@ var adapters = []adapter{
 			return json.Marshal(map[string]any{"sessionKey": gjson.GetBytes(in, "session_key").String(), "limit": limit})
 		},
 	},
+	{
+		// The message tool's send with sessionKey and no target goes to
+		// the session's own conversation (its key's, else the sessions
+		// service's DeliveryRoute); a session without a route is refused
+		// ("requires a target"), as the original sends on existing routes
+		// only.
+		name: "messages_send", target: "message", verb: "send",
+		description: "Send a text message into an OpenClaw conversation (session) on its own route (the channel and peer it last delivered to); the original's messages_send over message send.",
+		schema: `{"type":"object","properties":{"session_key":{"type":"string","minLength":1,"description":"session key of a routed conversation"},` +
+			`"text":{"type":"string","minLength":1,"description":"the message text"}},"required":["session_key","text"],"additionalProperties":false}`,
+		args: func(in json.RawMessage) (json.RawMessage, error) {
+			return json.Marshal(map[string]any{"action": "send", "sessionKey": gjson.GetBytes(in, "session_key").String(),
+				"message": gjson.GetBytes(in, "text").String()})
+		},
+	},
 }
 
 // AdapterNames are the conversation tool names served by adapters.
@@ -93,9 +109,12 @@ func withAdapters(served []Tool, want map[string]bool, allowed func(string) bool
 			continue
 		}
 		target := served[i]
+		if a.verb != "" && target.Verbs != nil && !slices.Contains(target.Verbs, a.verb) {
+			continue // --read-only: the target does not serve this action
+		}
 		served = append(served, Tool{
 			Name: a.name, Description: a.description, InputSchema: json.RawMessage(a.schema),
-			Annotations: target.Annotations, adapter: &a,
+			Annotations: target.Annotations, Verbs: target.Verbs, adapter: &a,
 		})
 	}
 	slices.SortFunc(served, func(x, y Tool) int {
