@@ -1,13 +1,18 @@
 package mcpserve
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
+	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tidwall/gjson"
 
 	"github.com/openclaw-go/openclaw/failure"
+	"github.com/openclaw-go/openclaw/policy"
+	"github.com/openclaw-go/openclaw/tools"
 )
 
 // adapter is one of the original `mcp serve`'s conversation tools, served
@@ -22,6 +27,12 @@ type adapter struct {
 	// target has one); with --read-only the adapter is served only when
 	// the target serves that action.
 	verb string
+	// method marks a target that is a gateway method (tools.ByMethod),
+	// not a served tool: such an adapter is served only when a probe of
+	// the method through the Runner succeeds (gatewayAdapters).
+	method bool
+	// result reshapes the target's result into the original's (nil: as is).
+	result func(json.RawMessage) (json.RawMessage, error)
 	// args maps the adapter's arguments onto the target's.
 	args func(json.RawMessage) (json.RawMessage, error)
 }
@@ -89,6 +100,31 @@ var adapters = []adapter{
 				"message": gjson.GetBytes(in, "text").String()})
 		},
 	},
+	{
+		// The gateway's approval queue: listed only when this server's
+		// gateway answers exec.approval.list for its credentials (a
+		// gateway reached, operator.approvals granted).
+		name: "permissions_list_open", target: "exec.approval.list", method: true,
+		description: "List open OpenClaw exec approval requests visible through the Gateway; the original's permissions_list_open over exec.approval.list.",
+		schema:      `{"type":"object","properties":{},"additionalProperties":false}`,
+		args:        func(json.RawMessage) (json.RawMessage, error) { return json.RawMessage(`{}`), nil },
+		result: func(out json.RawMessage) (json.RawMessage, error) {
+			return json.Marshal(map[string]any{"approvals": json.RawMessage(out)})
+		},
+	},
+	{
+		name: "permissions_respond", target: "approval.resolve", method: true,
+		description: "Allow or deny one pending OpenClaw exec or plugin approval request; the original's permissions_respond over approval.resolve.",
+		schema: `{"type":"object","properties":{"kind":{"type":"string","enum":["exec","plugin"]},"id":{"type":"string","minLength":1},` +
+			`"decision":{"type":"string","enum":["allow-once","allow-always","deny"]}},"required":["kind","id","decision"],"additionalProperties":false}`,
+		args: func(in json.RawMessage) (json.RawMessage, error) {
+			return json.Marshal(map[string]any{"kind": gjson.GetBytes(in, "kind").String(), "id": gjson.GetBytes(in, "id").String(),
+				"decision": gjson.GetBytes(in, "decision").String()})
+		},
+		result: func(out json.RawMessage) (json.RawMessage, error) {
+			return json.Marshal(map[string]any{"result": json.RawMessage(out)})
+		},
+	},
 }
 
 // AdapterNames are the conversation tool names served by adapters.
@@ -104,6 +140,9 @@ func AdapterNames() []string {
 // and whose own name passes deny, sorted by name.
 func withAdapters(served []Tool, want map[string]bool, allowed func(string) bool) []Tool {
 	for _, a := range adapters {
+		if a.method {
+			continue // gatewayAdapters
+		}
 		i := slices.IndexFunc(served, func(t Tool) bool { return t.Name == a.target })
 		if !want[a.name] || i < 0 || !allowed(a.name) {
 			continue
@@ -117,6 +156,11 @@ func withAdapters(served []Tool, want map[string]bool, allowed func(string) bool
 			Annotations: target.Annotations, Verbs: target.Verbs, adapter: &a,
 		})
 	}
+	sortTools(served)
+	return served
+}
+
+func sortTools(served []Tool) {
 	slices.SortFunc(served, func(x, y Tool) int {
 		switch {
 		case x.Name < y.Name:
@@ -126,8 +170,46 @@ func withAdapters(served []Tool, want map[string]bool, allowed func(string) bool
 		}
 		return 0
 	})
+}
+
+// gatewayAdapters adds to served the method adapters wanted whose own
+// name passes deny (and, with --read-only, whose method is read-only),
+// when one probe of exec.approval.list through run succeeds: the Runner
+// relays gateway methods to the configured gateway with the method's
+// scope, so a probe fails when no gateway answers or the credentials
+// lack operator.approvals (and with the in-process Invoke, where the
+// approval queue does not exist). Each call is checked again there.
+func gatewayAdapters(ctx context.Context, served []Tool, env *tools.Env, o Options, run Runner) []Tool {
+	want, err := o.chosen(tools.ToolNames())
+	if err != nil {
+		return served
+	}
+	deny := policy.Policy{Deny: append(slices.Clone(o.DefaultDeny), o.Deny...)}
+	var add []Tool
+	for _, a := range adapters {
+		act := tools.ByMethod(a.target)
+		if !a.method || !want[a.name] || act == nil || !policy.Matches(deny, a.name) || (o.ReadOnly && !act.ReadOnly) {
+			continue
+		}
+		add = append(add, Tool{Name: a.name, Description: a.description, InputSchema: json.RawMessage(a.schema),
+			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: act.ReadOnly}, adapter: &a})
+	}
+	if len(add) == 0 {
+		return served
+	}
+	probe := tools.ByMethod("exec.approval.list")
+	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	defer cancel()
+	if _, err := run(ctx, env, probe.Method, probe, json.RawMessage(`{}`)); err != nil {
+		return served
+	}
+	served = append(served, add...)
+	sortTools(served)
 	return served
 }
+
+// probeTimeout bounds the approvals probe of a tool-list refresh.
+const probeTimeout = 5 * time.Second
 
 // call is the target tool and its arguments for a call of t.
 func (t Tool) call(args json.RawMessage) (string, json.RawMessage, error) {

@@ -127,6 +127,7 @@ func (s *Server) Refresh() error {
 	if err != nil {
 		return err
 	}
+	list = gatewayAdapters(context.Background(), list, env, s.cfg.Options, s.cfg.Run)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	next := map[string][]byte{}
@@ -185,6 +186,9 @@ func (s *Server) handler(t Tool) mcp.ToolHandler {
 			return errorResult(t.Name, err), nil
 		}
 		a := resolve(name, args)
+		if t.adapter != nil && t.adapter.method {
+			a = tools.ByMethod(name)
+		}
 		if t.Verbs != nil && (a == nil || !slices.Contains(t.Verbs, a.Verb)) {
 			return errorResult(t.Name, failure.Errorf(failure.CodeDenied,
 				"%s: action %q is not served read-only (actions: %v)", t.Name, gjson.GetBytes(args, "action").String(), t.Verbs).
@@ -194,6 +198,9 @@ func (s *Server) handler(t Tool) mcp.ToolHandler {
 		env.Sink = prog
 		out, err := s.cfg.Run(ctx, env, name, a, args)
 		prog.stop()
+		if err == nil && t.adapter != nil && t.adapter.result != nil {
+			out, err = t.adapter.result(out)
+		}
 		if err != nil {
 			return errorResult(t.Name, err), nil
 		}
