@@ -102,6 +102,9 @@ func TestStdioPermissionsAdapters(t *testing.T) {
 			t.Errorf("gateway %s token %s: lists the permissions tools: %v", c.url, c.token, list)
 		}
 	}
+	if list := names(t, gw(g.URL, "sekret", "--toolsets", "conversations", "--read-only")); slices.Contains(list, "permissions_respond") {
+		t.Errorf("--read-only lists permissions_respond: %v", list)
+	}
 	if list := names(t, gw(g.URL, "sekret", "--toolsets", "conversations", "--deny", "permissions_respond")); slices.Contains(list, "permissions_respond") || !slices.Contains(list, "permissions_list_open") {
 		t.Errorf("--deny permissions_respond: %v", list)
 	}
