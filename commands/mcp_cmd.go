@@ -19,6 +19,7 @@ import (
 	"github.com/openclaw-go/openclaw/client"
 	"github.com/openclaw-go/openclaw/config"
 	"github.com/openclaw-go/openclaw/mcpserve"
+	"github.com/openclaw-go/openclaw/protocol"
 	"github.com/openclaw-go/openclaw/route"
 	"github.com/openclaw-go/openclaw/store/media"
 	"github.com/openclaw-go/openclaw/tools"
@@ -150,6 +151,10 @@ func mcpOptions(c *cli.Context) (mcpserve.Options, error) {
 type mcpEnv struct {
 	mu  sync.Mutex
 	env *tools.Env
+	// events and gw: the gateway event buffer of serve and the named
+	// gateway its one kept connection fills it from (nil: none named).
+	events *mcpserve.Events
+	gw     route.Target
 }
 
 func (m *mcpEnv) get() (*tools.Env, error) {
@@ -186,6 +191,10 @@ func (r *runtime) mcpServer(c *cli.Context) (*mcpserve.Server, *mcpEnv, error) {
 			return nil, nil, err
 		}
 		cfg.Run = mcpRunner(rt)
+		if t := rt.Target(); t.Named {
+			me.events, me.gw = mcpserve.NewEvents(0), t
+			cfg.Events = me.events
+		}
 		level := slog.LevelWarn
 		if c.Bool("verbose") {
 			level = slog.LevelInfo
@@ -271,6 +280,14 @@ func (r *runtime) mcpServe(c *cli.Context) error {
 		}
 	}); err != nil {
 		fmt.Fprintf(r.stderr, "openclaw mcp: %v (config edits need a restart)\n", err)
+	}
+	if me.events != nil {
+		// One kept connection (reconnecting) buffers the named gateway's
+		// chat and agent events for events_poll/events_wait.
+		sess := client.Connect(ctx, client.Options{URL: me.gw.URL, Token: me.gw.Token, Password: me.gw.Password,
+			ClientID: "cli", ClientMode: "cli", Version: Version, Scopes: []string{protocol.ScopeRead},
+			OnEvent: func(ev protocol.Event) { me.events.Add(ev.Event, ev.Payload) }}, nil)
+		defer sess.Close()
 	}
 	err = s.MCP().Run(ctx, s.StdioTransport(ctx, r.stdin, r.stdout))
 	switch {

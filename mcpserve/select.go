@@ -8,6 +8,7 @@
 package mcpserve
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -113,12 +114,15 @@ type Tool struct {
 	// adapter is set for a conversation tool that calls another tool
 	// (conversations.go).
 	adapter *adapter
+	// local answers the call in this server, without the Runner (the
+	// event tools over Config.Events).
+	local func(context.Context, json.RawMessage) (json.RawMessage, error)
 }
 
 // conversationTools are the registry tools that stand for the original's
 // nine conversation tools (conversations_list, conversation_get,
 // messages_read, messages_send, …) when their families are linked.
-var conversationTools = append([]string{"sessions_list", "sessions_history", "session_status", "sessions_send", "message"}, AdapterNames()...)
+var conversationTools = append([]string{"sessions_list", "sessions_history", "session_status", "sessions_send", "message", "events_poll", "events_wait"}, AdapterNames()...)
 
 // Toolsets are the names --toolsets takes: OpenClaw's groups without
 // "group:", the single-tool sets and conversations. "default" and "all"

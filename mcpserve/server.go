@@ -41,6 +41,9 @@ type Config struct {
 	Run Runner
 	// Version is the serverInfo version.
 	Version string
+	// Events, when set, is the gateway event buffer events_poll and
+	// events_wait read (conversations toolset); nil: they are not served.
+	Events *Events
 	// Log receives diagnostics (never stdout); nil discards.
 	Log *slog.Logger
 }
@@ -128,6 +131,7 @@ func (s *Server) Refresh() error {
 		return err
 	}
 	list = gatewayAdapters(context.Background(), list, env, s.cfg.Options, s.cfg.Run)
+	list = withEvents(list, s.cfg.Options, s.cfg.Events)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	next := map[string][]byte{}
@@ -180,6 +184,13 @@ func (s *Server) handler(t Tool) mcp.ToolHandler {
 		args := json.RawMessage(`{}`)
 		if req.Params != nil && len(req.Params.Arguments) > 0 && string(req.Params.Arguments) != "null" {
 			args = req.Params.Arguments
+		}
+		if t.local != nil {
+			out, err := t.local(ctx, args)
+			if err != nil {
+				return errorResult(t.Name, err), nil
+			}
+			return toResult(out, s.cfg.Options), nil
 		}
 		name, args, err := t.call(args)
 		if err != nil {
