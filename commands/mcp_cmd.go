@@ -39,12 +39,14 @@ conversations; +x/-x adjust the default), plus --tools, minus --deny; --profile 
 --read-only keeps read-only actions only (each tool's action enum narrowed).
 
 How this differs from the original's ` + "`openclaw mcp serve`" + `: the original bridges Gateway chat
-conversations with nine tools. Here --toolsets conversations serves six of them under the
+conversations with nine tools. Here --toolsets conversations serves eight of them under the
 original's names and arguments, calling sessions_list (conversations_list), session_status
 (conversation_get), sessions_history (messages_read), message send on the session's own route
 (messages_send) and, when the gateway answers exec.approval.list for these credentials,
 exec.approval.list (permissions_list_open) and approval.resolve (permissions_respond), next to the
-sessions and message tools; attachments_fetch and events_poll/events_wait have no counterpart yet. A stdin line that is not one JSON-RPC message gets a JSON-RPC error (-32700 or
+sessions and message tools; with a named gateway (--url, OPENCLAW_GATEWAY_URL, remote mode)
+events_poll/events_wait read its chat and agent events (one kept connection, the last 1000 in
+memory). attachments_fetch has no counterpart yet. A stdin line that is not one JSON-RPC message gets a JSON-RPC error (-32700 or
 -32600; the original ignores it silently) and the session carries on; lines are capped at 16 MiB.
 --claude-channel-mode is accepted and behaves as off (no Claude channel notifications).
 --url/--token/--password (and the -file forms) choose the gateway that gateway-side tools (cron,

@@ -38,10 +38,8 @@ type adapter struct {
 }
 
 // adapters are the conversation tools that map onto tools on main today.
-// Not here: attachments_fetch, events_poll, events_wait (the gateway's
-// event stream for chat sessions has no registry tool), permissions_list_open and permissions_respond (exec.approval.list and
-// .resolve are gateway methods, not agent tools a coding agent's policy
-// names).
+// Not here: attachments_fetch (no time yet); events_poll and events_wait
+// read Config.Events (events.go), not a registry action.
 var adapters = []adapter{
 	{
 		name: "conversations_list", target: "sessions_list",
