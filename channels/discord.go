@@ -33,21 +33,35 @@ func (d *discord) Supports(action string) bool { return supports(discordActions,
 // ParseDiscordTarget reads channel:<id>, user:<id>, <@id>, <#id> and a
 // bare id (a channel), optionally discord:-prefixed.
 func ParseDiscordTarget(s string) (kind, id string) {
+	kind, id, rest := parseIDTarget(s, "discord:")
+	switch {
+	case kind == "user" && strings.HasPrefix(rest, "<@"):
+		return kind, strings.TrimPrefix(id, "!") // <@!id> is the nickname mention
+	case kind != "":
+		return kind, id
+	case strings.HasPrefix(rest, "<#") && strings.HasSuffix(rest, ">"):
+		return "channel", rest[2 : len(rest)-1]
+	}
+	return "channel", rest
+}
+
+// parseIDTarget reads what Discord and Slack targets share: an optional
+// provider prefix, then channel:<id>, user:<id> or a <@id> mention. kind is
+// empty when none matched; rest is the target without the prefix.
+func parseIDTarget(s, prefix string) (kind, id, rest string) {
 	s = strings.TrimSpace(s)
-	if len(s) > 8 && strings.EqualFold(s[:8], "discord:") {
-		s = s[8:]
+	if len(s) > len(prefix) && strings.EqualFold(s[:len(prefix)], prefix) {
+		s = s[len(prefix):]
 	}
 	switch {
 	case strings.HasPrefix(s, "channel:"):
-		return "channel", s[8:]
+		return "channel", s[8:], s
 	case strings.HasPrefix(s, "user:"):
-		return "user", s[5:]
+		return "user", s[5:], s
 	case strings.HasPrefix(s, "<@") && strings.HasSuffix(s, ">"):
-		return "user", strings.TrimPrefix(s[2:len(s)-1], "!")
-	case strings.HasPrefix(s, "<#") && strings.HasSuffix(s, ">"):
-		return "channel", s[2 : len(s)-1]
+		return "user", s[2 : len(s)-1], s
 	}
-	return "channel", s
+	return "", "", s
 }
 
 func (d *discord) rest(ctx context.Context, method, path string, b *body) (gjson.Result, error) {

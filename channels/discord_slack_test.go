@@ -275,12 +275,12 @@ func TestTargets(t *testing.T) {
 			t.Errorf("%s: %s %s", tc.in, c, tp)
 		}
 	}
-	for _, tc := range []struct{ in, kind, id string }{{"channel:1", "channel", "1"}, {"user:2", "user", "2"}, {"<@!3>", "user", "3"}, {"discord:4", "channel", "4"}} {
+	for _, tc := range []struct{ in, kind, id string }{{"channel:1", "channel", "1"}, {"user:2", "user", "2"}, {"<@!3>", "user", "3"}, {"discord:4", "channel", "4"}, {"<#5>", "channel", "5"}, {" Discord:channel:6", "channel", "6"}} {
 		if k, id := ParseDiscordTarget(tc.in); k != tc.kind || id != tc.id {
 			t.Errorf("%s: %s %s", tc.in, k, id)
 		}
 	}
-	for _, tc := range []struct{ in, kind, id string }{{"channel:C1", "channel", "C1"}, {"user:U1", "user", "U1"}, {"<@U2>", "user", "U2"}, {"C3", "channel", "C3"}} {
+	for _, tc := range []struct{ in, kind, id string }{{"channel:C1", "channel", "C1"}, {"user:U1", "user", "U1"}, {"<@U2>", "user", "U2"}, {"C3", "channel", "C3"}, {"slack:#C4", "channel", "C4"}} {
 		if k, id := ParseSlackTarget(tc.in); k != tc.kind || id != tc.id {
 			t.Errorf("%s: %s %s", tc.in, k, id)
 		}

@@ -32,24 +32,17 @@ func newSlack(a Account) *slack {
 func (s *slack) Channel() string             { return "slack" }
 func (s *slack) Supports(action string) bool { return supports(slackActions, action) }
 
-// ParseSlackTarget reads channel:<id>, user:<id>, <@U…>, a bare id (a
-// channel), optionally slack:-prefixed.
+// ParseSlackTarget reads channel:<id>, user:<id>, <@U…>, #<id> and a bare
+// id (a channel), optionally slack:-prefixed.
 func ParseSlackTarget(t string) (kind, id string) {
-	t = strings.TrimSpace(t)
-	if len(t) > 6 && strings.EqualFold(t[:6], "slack:") {
-		t = t[6:]
-	}
+	kind, id, rest := parseIDTarget(t, "slack:")
 	switch {
-	case strings.HasPrefix(t, "channel:"):
-		return "channel", t[8:]
-	case strings.HasPrefix(t, "user:"):
-		return "user", t[5:]
-	case strings.HasPrefix(t, "<@") && strings.HasSuffix(t, ">"):
-		return "user", t[2 : len(t)-1]
-	case strings.HasPrefix(t, "#"):
-		return "channel", t[1:]
+	case kind != "":
+		return kind, id
+	case strings.HasPrefix(rest, "#"):
+		return "channel", rest[1:]
 	}
-	return "channel", t
+	return "channel", rest
 }
 
 // method calls one Web API method with a form body.
