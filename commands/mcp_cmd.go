@@ -229,11 +229,11 @@ func (r *runtime) mcpRouter(c *cli.Context, me *mcpEnv) (*route.Router, error) {
 	}
 	for flag, dst := range map[string]*string{"token-file": &target.Token, "password-file": &target.Password} {
 		if f := c.String(flag); f != "" {
-			b, err := os.ReadFile(f)
+			v, err := readSecretFile(f)
 			if err != nil {
 				return nil, usageError("--%s: %v", flag, err)
 			}
-			*dst = strings.TrimSpace(string(b))
+			*dst = v
 		}
 	}
 	return route.New(route.Options{
@@ -322,4 +322,26 @@ func cut(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
+}
+
+// maxSecretFile caps a --token-file or --password-file read: a secret is a
+// line, so anything larger is a wrong path, not a token.
+const maxSecretFile = 64 << 10
+
+// readSecretFile reads a secret file (symlinks followed: mounted secrets
+// are links) to at most maxSecretFile bytes, trimmed.
+func readSecretFile(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxSecretFile+1))
+	if err != nil {
+		return "", err
+	}
+	if len(b) > maxSecretFile {
+		return "", fmt.Errorf("%s is larger than %d bytes", path, maxSecretFile)
+	}
+	return strings.TrimSpace(string(b)), nil
 }
