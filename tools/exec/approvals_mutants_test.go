@@ -397,3 +397,19 @@ func TestZombieState(t *testing.T) {
 }
 
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// Every agent entry of an approvals file is checked, not only the defaults:
+// a bad value under agents.<id> is refused and named.
+func TestValidateApprovalsChecksEveryAgent(t *testing.T) {
+	for _, bad := range []policy.ExecApprovalAgent{{Security: "bogus"}, {AskFallback: "bogus"}, {Ask: "bogus"},
+		{Allowlist: []policy.AllowlistEntry{{Pattern: ""}}}} {
+		d := &policy.ExecApprovals{Agents: map[string]*policy.ExecApprovalAgent{"good": {Security: "full"}, "ops": &bad}}
+		err := validateApprovals(d)
+		if err == nil || !strings.Contains(err.Error(), "agents.ops.") {
+			t.Errorf("%+v: %v, want it refused under agents.ops", bad, err)
+		}
+	}
+	if err := validateApprovals(&policy.ExecApprovals{Agents: map[string]*policy.ExecApprovalAgent{"a": {Security: "full"}, "b": nil}}); err != nil {
+		t.Errorf("valid agents refused: %v", err)
+	}
+}
