@@ -351,9 +351,24 @@ func TestOutputBufferPieces(t *testing.T) {
 	if got := string(tb.bytes()); got != "abcde" || tb.dropped {
 		t.Errorf("tail %q dropped %v, want abcde false", got, tb.dropped)
 	}
+	one := tailBuf{max: 5}
+	one.write([]byte("abcde")) // one chunk of exactly max bytes
+	if got := string(one.bytes()); got != "abcde" || one.dropped {
+		t.Errorf("one chunk of max bytes: %q dropped %v, want abcde false", got, one.dropped)
+	}
+	one.write([]byte("fghij")) // another: the first is lost
+	if got := string(one.bytes()); got != "fghij" || !one.dropped {
+		t.Errorf("second chunk of max bytes: %q dropped %v, want fghij true", got, one.dropped)
+	}
+	big := tailBuf{max: 5}
+	big.write([]byte("0123456")) // bigger than max: its head is lost
+	if got := string(big.bytes()); got != "23456" || !big.dropped {
+		t.Errorf("chunk over max: %q dropped %v, want 23456 true", got, big.dropped)
+	}
 	for in, want := range map[string]string{
 		"\x01": "", "\x7f": "", "a\x01b": "ab", "a\x7fb": "ab", "a\x00\x1fb": "ab",
 		"a\tb\r\n\x1b[0m": "a\tb\r\n\x1b[0m", "plain text": "plain text",
+		"a b\x01c": "a bc", "a b\xffc": "a b\uFFFDc", // spaces survive the slow path
 	} {
 		if got := sanitize([]byte(in)); got != want {
 			t.Errorf("sanitize(%q) = %q, want %q", in, got, want)

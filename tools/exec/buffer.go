@@ -27,8 +27,10 @@ type tailBuf struct {
 
 func (t *tailBuf) write(p []byte) {
 	if len(p) >= t.max {
+		// Only what was held, or p's own head, is lost: a chunk of exactly
+		// max bytes into an empty buffer drops nothing.
+		t.dropped = t.dropped || len(t.b) > 0 || len(p) > t.max
 		t.b = append(t.b[:0], p[len(p)-t.max:]...)
-		t.dropped = true
 		return
 	}
 	t.b = append(t.b, p...)
@@ -143,21 +145,9 @@ func lastChars(s string, n int) string {
 	return s[i:]
 }
 
-// since returns the output written after the first sent bytes (as much of
-// it as is still retained) and the new total.
-func (o *output) since(sent int64) (string, int64) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.total <= sent {
-		return "", o.total
-	}
-	b := o.agg.b
-	n := int(min(o.total-sent, int64(len(b))))
-	return sanitize(b[len(b)-n:]), o.total
-}
-
-// sinceCapped is since with at most max bytes (the newest): skipped counts
-// the new bytes left out, so a live view can say so.
+// sinceCapped returns the output written after the first sent bytes (as
+// much of it as is still retained, at most max bytes, the newest), the new
+// total, and in skipped the new bytes left out, so a live view can say so.
 func (o *output) sinceCapped(sent int64, max int) (chunk string, skipped, total int64) {
 	o.mu.Lock()
 	defer o.mu.Unlock()

@@ -252,7 +252,7 @@ func streamOutput(env *tools.Env, pr *proc, live *atomic.Bool) {
 		select {
 		case <-ch:
 		case <-pr.done:
-			if _, total := pr.out.since(sent); total == sent {
+			if pr.out.totalBytes() == sent {
 				return
 			}
 		}
