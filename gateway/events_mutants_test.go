@@ -2,9 +2,11 @@ package gateway
 
 import (
 	"encoding/json"
+	"net/http"
 	"testing"
 	"time"
 
+	"github.com/gorilla/websocket"
 	"github.com/tidwall/gjson"
 
 	"github.com/openclaw-go/openclaw/protocol"
@@ -71,17 +73,54 @@ func TestPresenceOldestFirst(t *testing.T) {
 	var ids []string
 	for i := 0; i < 3; i++ {
 		id := []string{"inst-a", "inst-b", "inst-c"}[i]
-		c := dialConnected(t, ts.url, func(p map[string]any) { p["client"].(map[string]any)["instanceId"] = id })
+		c := dialConnected(t, ts.url, func(p map[string]any) {
+			p["client"].(map[string]any)["instanceId"] = id
+			if i == 1 {
+				p["client"].(map[string]any)["displayName"] = "Desk"
+			}
+		})
 		defer c.close()
 		ids = append(ids, id)
 		time.Sleep(3 * time.Millisecond) // distinct connectedAt (ms)
 	}
-	var got []string
+	// Three token clients (no device identity) are three rows, each named
+	// by its display name, else its client id.
+	var got, hosts []string
 	for _, e := range ts.s.presence()[1:] {
-		got = append(got, e.InstanceID)
+		got, hosts = append(got, e.InstanceID), append(hosts, e.Host)
 	}
 	want, _ := json.Marshal(ids)
 	if b, _ := json.Marshal(got); string(b) != string(want) {
 		t.Errorf("presence order %s, want %s", b, want)
 	}
+	if b, _ := json.Marshal(hosts); string(b) != `["cli","Desk","cli"]` {
+		t.Errorf("presence hosts %s, want the client id unless a display name is given", b)
+	}
+}
+
+func TestContainsStr(t *testing.T) {
+	if !containsStr([]string{"operator", "node"}, "node") || containsStr([]string{"operator"}, "node") || containsStr(nil, "") {
+		t.Error("containsStr")
+	}
+}
+
+// At most MaxPreAuthPerIP sockets from one address wait unauthenticated;
+// the next upgrade is refused with 503 until one of them goes.
+func TestPreauthPerIPLimitExact(t *testing.T) {
+	ts := startServer(t, Options{MaxPreAuthPerIP: 2})
+	a, b := dial(t, ts.url), dial(t, ts.url)
+	_, resp, err := websocket.DefaultDialer.Dial(ts.url, nil)
+	if err == nil || resp == nil || resp.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("third unauthenticated socket: %v %v, want 503", err, resp)
+	}
+	a.close()
+	_ = b
+	waitFor(t, 30*time.Second, func() bool {
+		ws, _, err := websocket.DefaultDialer.Dial(ts.url, nil)
+		if err != nil {
+			return false
+		}
+		ws.Close()
+		return true
+	})
 }
