@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	osexec "os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -426,5 +427,60 @@ func TestValidateApprovalsChecksEveryAgent(t *testing.T) {
 	}
 	if err := validateApprovals(&policy.ExecApprovals{Agents: map[string]*policy.ExecApprovalAgent{"a": {Security: "full"}, "b": nil}}); err != nil {
 		t.Errorf("valid agents refused: %v", err)
+	}
+}
+
+// procState reads the state after the last ')' (a command name may hold
+// ") "), and 0 from a line cut short.
+func TestProcState(t *testing.T) {
+	for in, want := range map[string]byte{
+		"42 (sleep) S 1 42": 'S', "42 (a) Z b) R 1": 'R', "7 (x) Z": 'Z', ") X": 'X',
+		"42 (sleep) ": 0, "42 (sleep)": 0, "42 sleep S": 0, "": 0,
+	} {
+		if got := procState([]byte(in)); got != want {
+			t.Errorf("procState(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// killLive counts and kills the live pids only (zombies and gone pids are
+// skipped); killTagged goes round until nothing tagged is alive, even while
+// a tagged shell keeps forking.
+func TestKillTaggedRounds(t *testing.T) {
+	token := newToken()
+	cmd := osexec.Command("sh", "-c", "while :; do sleep 60 & done")
+	cmd.Env = append(os.Environ(), tokenEnv+"="+token)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(waited) }()
+	for deadline := time.Now().Add(30 * time.Second); len(tagged(token)) < 5; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the tagged shell started no children")
+		}
+	}
+	killTagged(token)
+	<-waited
+	for _, pid := range tagged(token) {
+		if !zombie(pid) {
+			t.Errorf("tagged pid %d still alive after killTagged", pid)
+		}
+	}
+	if n := killLive(tagged(token)); n != 0 {
+		t.Errorf("killLive counted %d live processes after killTagged", n)
+	}
+	if n := killLive([]int{1 << 30}); n != 0 {
+		t.Errorf("a pid that does not exist counted alive (%d)", n)
+	}
+	p := osexec.Command("sleep", "60")
+	if err := p.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if n := killLive([]int{p.Process.Pid}); n != 1 {
+		t.Errorf("one live process counted %d", n)
+	}
+	if err := p.Wait(); err == nil || !strings.Contains(err.Error(), "killed") {
+		t.Errorf("the live process was not killed: %v", err)
 	}
 }

@@ -57,38 +57,52 @@ func tagged(token string) []int {
 	return out
 }
 
-// killTagged SIGKILLs every process carrying token, in rounds until none
-// is left (a process may fork while we scan); it returns how many it hit.
-func killTagged(token string) int {
-	n := 0
-	for round := 0; round < 10; round++ {
-		pids := tagged(token)
-		alive := 0
-		for _, pid := range pids {
-			if zombie(pid) {
-				continue
-			}
-			alive++
-			if syscall.Kill(pid, syscall.SIGKILL) == nil {
-				n++
-			}
-		}
-		if alive == 0 {
-			break
+// maxKillRounds bounds killTagged: a process may fork while we scan, and
+// each round kills what the one before it missed.
+const maxKillRounds = 10
+
+// killTagged SIGKILLs every process carrying token, in rounds until a scan
+// finds none alive.
+func killTagged(token string) {
+	for round := 0; round < maxKillRounds; round++ {
+		if killLive(tagged(token)) == 0 {
+			return
 		}
 	}
-	return n
 }
 
-// zombie reports a process that has exited but is not reaped yet.
+// killLive SIGKILLs the pids that are not zombies and returns how many
+// were alive.
+func killLive(pids []int) int {
+	alive := 0
+	for _, pid := range pids {
+		if zombie(pid) {
+			continue
+		}
+		alive++
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
+	return alive
+}
+
+// zombie reports a process that has exited but is not reaped yet (or is
+// gone: a pid whose stat cannot be read needs no kill).
 func zombie(pid int) bool {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
 		return true
 	}
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 || i+2 >= len(b) {
-		return false
+	st := procState(b)
+	return st == 'Z' || st == 'X'
+}
+
+// procState is the state letter of a /proc/<pid>/stat line, 0 when the
+// line is cut short. The command name is in parentheses and may itself
+// hold ") ", so the state follows the last ')'.
+func procState(stat []byte) byte {
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 || i+2 >= len(stat) {
+		return 0
 	}
-	return b[i+2] == 'Z' || b[i+2] == 'X'
+	return stat[i+2]
 }
