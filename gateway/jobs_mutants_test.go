@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/openclaw-go/openclaw/store"
 	"github.com/openclaw-go/openclaw/tools"
 )
 
@@ -142,5 +144,90 @@ func TestJobEventResultEdge(t *testing.T) {
 		if omitted := n > maxEventResultBytes; ev.ResultOmitted != omitted || (len(ev.Task.Result) == n) == omitted {
 			t.Errorf("result of %d bytes: omitted=%v with %d bytes in the event", n, ev.ResultOmitted, len(ev.Task.Result))
 		}
+	}
+}
+
+// Job records round-trip through the state database: a result up to
+// maxStoredResultBytes and a failure's error come back after a restart, a
+// bigger result does not, a successful job has no error; record writes that
+// work log nothing, and ones that fail are logged.
+func TestJobRecordsRoundTrip(t *testing.T) {
+	st, err := store.Open(context.Background(), t.TempDir(), gatewayFamilies()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var mu sync.Mutex
+	var warnings []string
+	warnf := func(f string, a ...any) { mu.Lock(); warnings = append(warnings, fmt.Sprintf(f, a...)); mu.Unlock() }
+	r := newJobRunner(func(string, any) error { return nil }, warnf)
+	if err := r.restore(context.Background(), jobRepo{st.DB()}); err != nil {
+		t.Fatal(err)
+	}
+	run := func(fn func(context.Context, tools.Sink) (any, error)) string {
+		info, err := r.Start(tools.JobSpec{Kind: "k", Run: fn})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.Wait(context.Background(), info.ID); err != nil {
+			t.Fatal(err)
+		}
+		return info.ID
+	}
+	str := func(n int) json.RawMessage { return json.RawMessage(`"` + strings.Repeat("x", n-2) + `"`) }
+	ok := run(func(context.Context, tools.Sink) (any, error) { return map[string]int{"n": 1}, nil })
+	failed := run(func(context.Context, tools.Sink) (any, error) { return nil, tools.Errorf(tools.CodeFailed, "boom") })
+	exact := run(func(context.Context, tools.Sink) (any, error) { return str(maxStoredResultBytes), nil })
+	over := run(func(context.Context, tools.Sink) (any, error) { return str(maxStoredResultBytes + 1), nil })
+	r.stop(5 * time.Second)
+	mu.Lock()
+	if len(warnings) > 0 {
+		t.Errorf("record writes that worked logged: %q", warnings)
+	}
+	mu.Unlock()
+
+	r2 := newJobRunner(func(string, any) error { return nil }, t.Logf)
+	defer r2.stop(5 * time.Second)
+	if err := r2.restore(context.Background(), jobRepo{st.DB()}); err != nil {
+		t.Fatal(err)
+	}
+	if info, _ := r2.Get(ok); string(info.Result) != `{"n":1}` || info.Error != nil || info.Status != tools.JobOK {
+		t.Errorf("ok job after restart: %+v", info)
+	}
+	if info, _ := r2.Get(failed); info.Error == nil || info.Error.Message != "boom" || info.Status != tools.JobError {
+		t.Errorf("failed job after restart: %+v", info)
+	}
+	if info, _ := r2.Get(exact); len(info.Result) != maxStoredResultBytes {
+		t.Errorf("a result of exactly %d bytes came back with %d", maxStoredResultBytes, len(info.Result))
+	}
+	if info, found := r2.Get(over); !found || info.Result != nil {
+		t.Errorf("a result over the stored cap: found=%v with %d bytes", found, len(info.Result))
+	}
+
+	// A database that fails: both record writes are logged, the job runs.
+	st2, err := store.Open(context.Background(), t.TempDir(), gatewayFamilies()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r3 := newJobRunner(func(string, any) error { return nil }, warnf)
+	defer r3.stop(5 * time.Second)
+	if err := r3.restore(context.Background(), jobRepo{st2.DB()}); err != nil {
+		t.Fatal(err)
+	}
+	st2.Close()
+	mu.Lock()
+	warnings = nil
+	mu.Unlock()
+	info, err := r3.Start(tools.JobSpec{Kind: "k", Run: func(context.Context, tools.Sink) (any, error) { return 1, nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := r3.Wait(context.Background(), info.ID); got.Status != tools.JobOK {
+		t.Errorf("job on a failing database: %+v", got)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(warnings) != 2 || !strings.Contains(warnings[0], "record task") || !strings.Contains(warnings[1], "record task") {
+		t.Errorf("failing record writes logged %q, want two 'record task' warnings", warnings)
 	}
 }
