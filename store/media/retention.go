@@ -127,12 +127,15 @@ func (d *Dir) Sweep(ctx context.Context, r Retention, now time.Time, lim Limits)
 				media = append(media, e)
 			}
 		}
-		if rerr == io.EOF || len(names) == 0 {
+		if rerr == io.EOF {
 			break
 		}
-		if rerr != nil {
+		if rerr != nil { // checked before the empty batch: a dir that cannot be read is an error, not an empty dir
 			dir.Close()
 			return st, fmt.Errorf("media sweep: %w", rerr)
+		}
+		if len(names) == 0 {
+			break // no error and no names: no progress to wait for
 		}
 	}
 	dir.Close()
