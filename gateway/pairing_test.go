@@ -71,8 +71,15 @@ func TestDevicePairMethods(t *testing.T) {
 	// Reject: the request is gone and the device still cannot connect.
 	_, f = remoteConnect(t, ts.url, key)
 	reqID, _ = f.Error.Details.(map[string]any)["requestId"].(string)
-	if r := admin.call("device.pair.reject", map[string]any{"requestId": reqID}); !r.OK {
+	r := admin.call("device.pair.reject", map[string]any{"requestId": reqID})
+	if !r.OK {
 		t.Fatalf("reject: %+v", r.Error)
+	}
+	if got := decode[map[string]string](t, r.Payload); got["requestId"] != reqID || got["deviceId"] != key.id {
+		t.Errorf("reject answered %s, want its requestId and deviceId", r.Payload)
+	}
+	if r := admin.call("device.pair.reject", map[string]any{"requestId": reqID}); r.OK {
+		t.Errorf("a second reject of the same request succeeded: %s", r.Payload)
 	}
 	if list = decode[pairingList](t, admin.call("device.pair.list", nil).Payload); len(list.Pending) != 0 {
 		t.Errorf("pending after reject: %+v", list.Pending)
