@@ -484,3 +484,28 @@ func TestKillTaggedRounds(t *testing.T) {
 		t.Errorf("the live process was not killed: %v", err)
 	}
 }
+
+// The first recorded reason for ending a group wins: markKilled("kill")
+// before the job's own kill("cancel") leaves "kill"; a later mark changes
+// nothing, and nothing is marked once the process has exited.
+func TestMarkKilledFirstReasonWins(t *testing.T) {
+	p, err := start(spec{command: "sleep 60", dir: t.TempDir(), env: os.Environ()}, 1000, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.markKilled("kill")
+	p.markKilled("timeout")
+	p.kill(context.Background(), "cancel")
+	if st := p.state(); st.killedBy != "kill" {
+		t.Errorf("killedBy %q, want the first reason, kill", st.killedBy)
+	}
+	q, err := start(spec{command: "true", dir: t.TempDir(), env: os.Environ()}, 1000, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-q.done
+	q.markKilled("kill")
+	if st := q.state(); st.killedBy != "" {
+		t.Errorf("an exited process marked killed by %q", st.killedBy)
+	}
+}
