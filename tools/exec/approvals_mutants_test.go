@@ -509,3 +509,28 @@ func TestMarkKilledFirstReasonWins(t *testing.T) {
 		t.Errorf("an exited process marked killed by %q", st.killedBy)
 	}
 }
+
+// The process verbs carry the MCP annotations their effects call for.
+func TestProcessVerbAnnotations(t *testing.T) {
+	want := map[string][3]bool{ // readOnly, idempotent, destructive
+		"list": {true, true, false}, "poll": {true, false, false}, "log": {true, true, false},
+		"write": {false, false, true}, "send-keys": {false, false, true}, "submit": {false, false, true},
+		"paste": {false, false, true}, "kill": {false, true, true}, "clear": {false, true, true},
+		"remove": {false, true, true},
+	}
+	seen := 0
+	for _, a := range tools.ToolActions("process") {
+		w, ok := want[a.Verb]
+		if !ok {
+			t.Errorf("process %s: not in the table", a.Verb)
+			continue
+		}
+		seen++
+		if got := [3]bool{a.ReadOnly, a.Idempotent, a.Destructive}; got != w {
+			t.Errorf("process %s: readOnly/idempotent/destructive %v, want %v", a.Verb, got, w)
+		}
+	}
+	if seen != len(want) {
+		t.Errorf("%d process verbs registered, want %d", seen, len(want))
+	}
+}
