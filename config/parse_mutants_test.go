@@ -48,22 +48,29 @@ func TestParseJSON5NestingGuardSkipsStringsAndComments(t *testing.T) {
 	}
 }
 
-// A document cut short right after a comment opener, inside a comment or
-// on a lone slash never panics (the nesting guard runs before the
-// decoder's recover): it parses to the object before the comment or is a
-// syntax error.
-func TestParseJSON5TruncatedCommentsDoNotPanic(t *testing.T) {
+// A document that ends inside a block comment or on a lone slash is a
+// syntax error at its end (the decoder alone accepts it; JSON5 does not),
+// never a panic (the nesting guard runs before the decoder's recover). A
+// line comment may end the file.
+func TestParseJSON5TruncatedComments(t *testing.T) {
 	for in, want := range map[string]map[string]any{
-		"{}/": {}, "{} //": {}, "{} // end": {}, "{} /* open *": {}, "{} /*": {}, "/": nil, "{a: 1} /* x": {"a": 1.0},
+		"{}/": nil, "{} /* open *": nil, "{} /*": nil, "{} /*/": nil, "{a: 1} /* x": nil, "[1] /*\n*": nil,
+		"{} //": {}, "{} // end": {}, "{}/**/": {}, "{a: 1} /* x */": {"a": 1.0}, "{}//": {},
 	} {
 		t.Run(in, func(t *testing.T) {
 			v, err := ParseJSON5([]byte(in))
-			if err != nil {
+			if want == nil {
 				var se *SyntaxError
 				if !errors.As(err, &se) {
-					t.Fatalf("ParseJSON5(%q) = %v (%T), want a *SyntaxError", in, err, err)
+					t.Fatalf("ParseJSON5(%q) = %#v, %v; want a *SyntaxError", in, v, err)
+				}
+				if se.Offset != len(in) || !strings.Contains(se.Msg, "unexpected end") {
+					t.Errorf("ParseJSON5(%q): error %+v, want unexpected end at offset %d", in, se, len(in))
 				}
 				return
+			}
+			if err != nil {
+				t.Fatalf("ParseJSON5(%q): %v", in, err)
 			}
 			if !reflect.DeepEqual(v, want) {
 				t.Fatalf("ParseJSON5(%q) = %#v, want %#v", in, v, want)
