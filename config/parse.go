@@ -29,7 +29,8 @@ func (e *SyntaxError) Error() string {
 // map[string]any, arrays to []any, numbers to float64. Non-finite numbers
 // are returned as is; Load rejects them. It never panics.
 func ParseJSON5(data []byte) (v any, err error) {
-	if off, ok := tooDeep(data); !ok {
+	off, ok, unclosed := tooDeep(data)
+	if !ok {
 		return nil, syntaxErrorAt(data, off, fmt.Sprintf("nesting deeper than %d levels", maxNesting))
 	}
 	defer func() {
@@ -51,6 +52,11 @@ func ParseJSON5(data []byte) (v any, err error) {
 			return nil, syntaxErrorAt(data, int(te.Offset)-1, "number out of range: "+strings.TrimPrefix(te.Value, "number "))
 		}
 		return nil, err
+	}
+	// The decoder accepts a document that ends inside a block comment or
+	// on a lone slash after the value; JSON5 (and OpenClaw) refuse it.
+	if unclosed {
+		return nil, syntaxErrorAt(data, len(data), "unexpected end of JSON input (unclosed comment)")
 	}
 	return v, nil
 }
@@ -77,8 +83,9 @@ func syntaxErrorAt(data []byte, off int, msg string) *SyntaxError {
 }
 
 // tooDeep scans for [ and { outside strings and comments and reports the
-// offset where nesting first exceeds maxNesting.
-func tooDeep(data []byte) (int, bool) {
+// offset where nesting first exceeds maxNesting; unclosed reports that
+// data ends inside a block comment or on a slash that opens nothing.
+func tooDeep(data []byte) (off int, ok, unclosed bool) {
 	depth := 0
 	for i := 0; i < len(data); i++ {
 		switch c := data[i]; c {
@@ -98,16 +105,19 @@ func tooDeep(data []byte) (int, bool) {
 				for i+1 < len(data) && !(data[i] == '*' && data[i+1] == '/') {
 					i++
 				}
+				unclosed = i+1 >= len(data)
 				i++
+			} else if i+1 == len(data) {
+				unclosed = true
 			}
 		case '[', '{':
 			depth++
 			if depth > maxNesting {
-				return i, false
+				return i, false, false
 			}
 		case ']', '}':
 			depth--
 		}
 	}
-	return 0, true
+	return 0, true, unclosed
 }
