@@ -3,6 +3,7 @@ package exectool
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	osexec "os/exec"
 	"path/filepath"
@@ -532,5 +533,27 @@ func TestProcessVerbAnnotations(t *testing.T) {
 	}
 	if seen != len(want) {
 		t.Errorf("%d process verbs registered, want %d", seen, len(want))
+	}
+}
+
+// process log shows every line, with no paging note, up to exactly
+// logDefaultN lines; one more shows the last logDefaultN and says so.
+func TestProcessLogDefaultWindowEdge(t *testing.T) {
+	env, reg := gatewayEnv(t)
+	for _, n := range []int{logDefaultN, logDefaultN + 1} {
+		m, err := invoke(t, env, fmt.Sprintf(`{"command":"seq %d","background":true}`, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := details(m)["sessionId"].(string)
+		<-reg.get(env.AgentID(), id).p.done
+		m, err = procCall(t, env, "log", `{"sessionId":"`+id+`"}`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		paged := strings.Contains(text(m), "[showing last")
+		if paged != (n > logDefaultN) || !strings.HasSuffix(strings.TrimSpace(strings.Split(text(m), "\n\n[")[0]), fmt.Sprint(n)) {
+			t.Errorf("%d lines: paged=%v, text ends %q", n, paged, text(m)[max(0, len(text(m))-80):])
+		}
 	}
 }
