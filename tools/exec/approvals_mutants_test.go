@@ -557,3 +557,35 @@ func TestProcessLogDefaultWindowEdge(t *testing.T) {
 		}
 	}
 }
+
+// The sweep keeps exactly maxFinished finished sessions; one more drops
+// the one that ended first.
+func TestSweepKeepsMaxFinished(t *testing.T) {
+	env, reg := gatewayEnv(t)
+	var ids []string
+	run := func() {
+		m, err := invoke(t, env, `{"command":"true","background":true}`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := details(m)["sessionId"].(string)
+		<-reg.get(env.AgentID(), id).p.done
+		ids = append(ids, id)
+	}
+	for range maxFinished {
+		run()
+	}
+	count := func() int { reg.mu.Lock(); defer reg.mu.Unlock(); return len(reg.sessions) }
+	reg.sweep(time.Now())
+	if n := count(); n != maxFinished {
+		t.Fatalf("%d finished sessions kept, want all %d", n, maxFinished)
+	}
+	run()
+	reg.sweep(time.Now())
+	if n := count(); n != maxFinished {
+		t.Errorf("%d finished sessions kept, want %d", n, maxFinished)
+	}
+	if reg.get(env.AgentID(), ids[0]) != nil {
+		t.Error("the session that ended first was kept")
+	}
+}
