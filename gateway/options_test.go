@@ -29,6 +29,8 @@ func TestResolvePort(t *testing.T) {
 		{"flag wins", 1234, config.Paths{}, cfg, "999", 1234},
 		{"env next", 0, config.Paths{}, cfg, "999", 999},
 		{"config next", 0, config.Paths{}, cfg, "", 20001},
+		{"env 0 counts as unset", 0, config.Paths{}, cfg, "0", 20001},
+		{"env not a number", 0, config.Paths{}, cfg, "x", 20001},
 		{"dev", 0, config.Paths{Dev: true, Profile: "dev"}, config.Empty(), "", 19001},
 		{"default", 0, config.Paths{}, config.Empty(), "", 18789},
 	} {
