@@ -55,6 +55,19 @@ func TestOptionsResolution(t *testing.T) {
 	if o.HandshakeTimeout != 250*time.Millisecond || o.TickInterval != 30*time.Second || o.MaxPreAuthPerIP != 32 {
 		t.Errorf("defaults = %+v", o)
 	}
+	// OPENCLAW_MAX_PREAUTH_CONNECTIONS_PER_IP: a positive number counts;
+	// 0, a negative or a non-number keeps the default.
+	for v, want := range map[string]int{"1": 1, "7": 7, "0": 32, "-3": 32, "x": 32} {
+		o := Options{Getenv: func(k string) string {
+			if k == "OPENCLAW_MAX_PREAUTH_CONNECTIONS_PER_IP" {
+				return v
+			}
+			return ""
+		}}.withDefaults()
+		if o.MaxPreAuthPerIP != want {
+			t.Errorf("OPENCLAW_MAX_PREAUTH_CONNECTIONS_PER_IP=%s: %d, want %d", v, o.MaxPreAuthPerIP, want)
+		}
+	}
 	for _, tc := range []struct {
 		opts Options
 		err  string
