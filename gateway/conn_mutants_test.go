@@ -157,3 +157,38 @@ func TestReadLoopPausesOverHalfBudget(t *testing.T) {
 	c.out.written(600)
 	waitFor(t, 30*time.Second, func() bool { return c.out.size() > 0 })
 }
+
+// The stall clock starts when output is queued on an empty queue (an idle
+// hour before does not count against the client) and is not moved by
+// more output queued behind it; a frame that fills the budget exactly fits.
+func TestOutQueueStallClockAndExactFit(t *testing.T) {
+	q := newOutQueue()
+	q.last = time.Now().Add(-time.Hour)
+	before := time.Now()
+	if !q.push(make([]byte, 600), 1000) {
+		t.Fatal("a frame on an empty queue was refused")
+	}
+	_, _, last := q.state()
+	if last.Before(before) {
+		t.Errorf("the stall clock kept the idle hour: last %v, pushed after %v", last, before)
+	}
+	if !q.push(make([]byte, 400), 1000) {
+		t.Error("a frame that fills the budget exactly was refused")
+	}
+	if _, _, again := q.state(); !again.Equal(last) {
+		t.Errorf("queueing behind unsent output moved the stall clock from %v to %v", last, again)
+	}
+	if q.push(make([]byte, 1), 1000) {
+		t.Error("a frame past the budget was queued")
+	}
+}
+
+// Options: a zero SlowConsumerStall gets the default; a set one is kept.
+func TestSlowConsumerStallDefault(t *testing.T) {
+	if o := (Options{Getenv: func(string) string { return "" }}).withDefaults(); o.SlowConsumerStall != writeWait {
+		t.Errorf("zero stall became %v, want %v", o.SlowConsumerStall, writeWait)
+	}
+	if o := (Options{SlowConsumerStall: 3 * time.Second, Getenv: func(string) string { return "" }}).withDefaults(); o.SlowConsumerStall != 3*time.Second {
+		t.Errorf("a 3s stall became %v", o.SlowConsumerStall)
+	}
+}
