@@ -1,9 +1,12 @@
 package gateway
 
 import (
+	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/openclaw-go/openclaw/config"
 )
@@ -43,5 +46,36 @@ func TestReloadPasswordRotation(t *testing.T) {
 	_ = ts.s.Reload()
 	if log := gatewayLog(dir); !strings.Contains(log, "refusing to weaken gateway auth (to none without a secret)") {
 		t.Errorf("the refused weakening does not name its mode:\n%s", log)
+	}
+}
+
+// ScheduleRestart: a restart without a reason is logged as "requested";
+// a second while one is pending coalesces (ErrRestartPending); within the
+// cooldown the error says how long is left. A start with no leftover
+// config temp files logs no cleanup line.
+func TestScheduleRestartPendingAndCooldown(t *testing.T) {
+	dir := t.TempDir()
+	cfgPath := filepath.Join(dir, "openclaw.json")
+	writeFile(t, cfgPath, `{}`)
+	ts := startServer(t, Options{Paths: config.Paths{StateDir: dir, ConfigPath: cfgPath}, ConfigPollInterval: -1})
+	if err := ts.s.ScheduleRestart(time.Hour, ""); err != nil {
+		t.Fatal(err)
+	}
+	if log := gatewayLog(dir); !strings.Contains(log, "restart scheduled in 1h0m0s (requested)") {
+		t.Errorf("restart not logged with its default reason:\n%s", log)
+	}
+	if err := ts.s.ScheduleRestart(time.Hour, "again"); !errors.Is(err, ErrRestartPending) {
+		t.Errorf("second restart: %v, want ErrRestartPending", err)
+	}
+	ts.s.restart.stop()
+	ts.s.restart.mu.Lock()
+	ts.s.restart.last = time.Now().Add(-restartCooldown / 2)
+	ts.s.restart.mu.Unlock()
+	err := ts.s.ScheduleRestart(0, "soon")
+	if want := fmt.Sprintf("retry in %s", (restartCooldown / 2).Round(time.Second)); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("restart within the cooldown: %v, want %q", err, want)
+	}
+	if log := gatewayLog(dir); strings.Contains(log, "temp file(s) left by interrupted config writes") {
+		t.Errorf("a cleanup with nothing to remove was logged:\n%s", log)
 	}
 }
