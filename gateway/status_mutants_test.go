@@ -1,10 +1,13 @@
 package gateway
 
 import (
+	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/openclaw-go/openclaw/config"
 )
 
 // These pin methods_system.go lines that a one-line mutation (`make
@@ -44,6 +47,25 @@ func TestStatusSessionsAndConnections(t *testing.T) {
 		h := dialConnected(t, ts.url).call("health", nil)
 		if got := gjson.GetBytes(h.Payload, "configReload.hotReloadStatus").Str; got != c2.want {
 			t.Errorf("poll %v: hotReloadStatus %q, want %q", c2.poll, got, c2.want)
+		}
+	}
+}
+
+// gateway.reload.mode "off" turns config file watching off unless the
+// caller set a poll interval itself; any other mode leaves it on.
+func TestReloadModeOff(t *testing.T) {
+	for _, c := range []struct {
+		mode string
+		poll time.Duration
+		want string
+	}{{"off", 0, "disabled"}, {"off", time.Second, "active"}, {"hot", 0, "active"}} {
+		dir := t.TempDir()
+		cfgPath := filepath.Join(dir, "openclaw.json")
+		writeFile(t, cfgPath, `{gateway: {reload: {mode: "`+c.mode+`"}}}`)
+		ts := startServer(t, Options{Paths: config.Paths{StateDir: dir, ConfigPath: cfgPath}, ConfigPollInterval: c.poll})
+		h := dialConnected(t, ts.url).call("health", nil)
+		if got := gjson.GetBytes(h.Payload, "configReload.hotReloadStatus").Str; got != c.want {
+			t.Errorf("mode %s, poll %v: %q, want %q", c.mode, c.poll, got, c.want)
 		}
 	}
 }
