@@ -18,19 +18,6 @@ import (
 // These pin store/media lines that a one-line mutation (`make mutate`)
 // could change with the other tests still passing (issue 17, item 20).
 
-// putAt stores content and sets the file's time to at.
-func putAt(t *testing.T, d *Dir, content string, at time.Time) string {
-	t.Helper()
-	ref, err := d.Save(context.Background(), strings.NewReader(content), "text/plain", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chtimes(ref.Path, at, at); err != nil {
-		t.Fatal(err)
-	}
-	return filepath.Base(ref.Path)
-}
-
 func TestNewRootIsAbsolute(t *testing.T) {
 	if r := New("relative/state").Root(); !filepath.IsAbs(r) {
 		t.Errorf("Root() = %q, want an absolute path", r)

@@ -15,18 +15,23 @@ import (
 	"github.com/openclaw-go/openclaw/config"
 )
 
-// saveAged stores content and sets the file's time to now-age.
-func saveAged(t *testing.T, d *Dir, content string, age time.Duration) string {
+// putAt stores content and sets the file's time to at.
+func putAt(t *testing.T, d *Dir, content string, at time.Time) string {
 	t.Helper()
 	ref, err := d.Save(context.Background(), strings.NewReader(content), "text/plain", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	at := time.Now().Add(-age)
 	if err := os.Chtimes(ref.Path, at, at); err != nil {
 		t.Fatal(err)
 	}
 	return filepath.Base(ref.Path)
+}
+
+// saveAged stores content and sets the file's time to now-age.
+func saveAged(t *testing.T, d *Dir, content string, age time.Duration) string {
+	t.Helper()
+	return putAt(t, d, content, time.Now().Add(-age))
 }
 
 // mediaNames lists the media dir without its lock and marker files.
