@@ -2,7 +2,6 @@ package mcpserve_test
 
 import (
 	"context"
-	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -25,26 +24,10 @@ func TestStdioConversationAdapters(t *testing.T) {
 	h.writeConfig(t, `{agents: {defaults: {workspace: "`+h.ws+`"}}}`)
 	g := gatewaytest.Start(t, h.state, "sekret", 0)
 	gw := func(args ...string) *client {
-		c := h.cmd(args...)
-		c.Env = append(c.Env, "OPENCLAW_GATEWAY_URL="+g.URL, "OPENCLAW_GATEWAY_TOKEN=sekret")
-		cl := &client{changed: make(chan struct{}, 8)}
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: c}, nil)
-		if err != nil {
-			t.Fatalf("connect: %v", err)
-		}
-		t.Cleanup(func() { cs.Close() })
-		cl.cs = cs
-		return cl
+		return &client{cs: stdioSession(t, h, gatewayEnv(g.URL, "sekret"), args...), changed: make(chan struct{}, 8)}
 	}
 	// One conversation, made through the real CLI's gateway call.
-	patch := exec.Command(bin, "gateway", "call", "sessions.patch", "--url", g.URL, "--token", "sekret",
-		"--params", `{"key":"main","label":"deploy notes"}`)
-	patch.Env = h.cmd().Env
-	if out, err := patch.CombinedOutput(); err != nil {
-		t.Fatalf("sessions.patch: %v\n%s", err, out)
-	}
+	patchSession(t, h, g.URL, "sekret", `{"key":"main","label":"deploy notes"}`)
 	cl := gw("--toolsets", "conversations")
 	list := names(t, cl.cs)
 	for _, want := range []string{"conversations_list", "conversation_get", "messages_read", "sessions_list"} {

@@ -43,18 +43,7 @@ func TestStdioEvents(t *testing.T) {
 	h.writeConfig(t, `{models: {providers: {loc: {baseUrl: "`+model.URL+`/v1", api: "openai-completions", apiKey: "k", models: [{id: "m1", name: "m1"}]}}},
 		agents: {defaults: {model: "loc/m1", workspace: "`+h.ws+`"}}}`)
 	g := gatewaytest.Start(t, h.state, "sekret", 0)
-	connect := func(env []string, args ...string) *mcp.ClientSession {
-		c := h.cmd(args...)
-		c.Env = append(c.Env, env...)
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: c}, nil)
-		if err != nil {
-			t.Fatalf("connect: %v", err)
-		}
-		t.Cleanup(func() { cs.Close() })
-		return cs
-	}
+	connect := func(env []string, args ...string) *mcp.ClientSession { return stdioSession(t, h, env, args...) }
 	cs := connect([]string{"OPENCLAW_GATEWAY_URL=" + g.URL, "OPENCLAW_GATEWAY_TOKEN=sekret"}, "--toolsets", "conversations")
 	if list := names(t, cs); !slices.Contains(list, "events_poll") || !slices.Contains(list, "events_wait") {
 		t.Fatalf("list lacks the event tools: %v", list)

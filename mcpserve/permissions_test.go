@@ -26,16 +26,7 @@ func TestStdioPermissionsAdapters(t *testing.T) {
 	h.writeConfig(t, `{agents: {defaults: {workspace: "`+h.ws+`"}}}`)
 	g := gatewaytest.Start(t, h.state, "sekret", 0)
 	gw := func(url, token string, args ...string) *mcp.ClientSession {
-		c := h.cmd(args...)
-		c.Env = append(c.Env, "OPENCLAW_GATEWAY_URL="+url, "OPENCLAW_GATEWAY_TOKEN="+token)
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: c}, nil)
-		if err != nil {
-			t.Fatalf("connect: %v", err)
-		}
-		t.Cleanup(func() { cs.Close() })
-		return cs
+		return stdioSession(t, h, gatewayEnv(url, token), args...)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()

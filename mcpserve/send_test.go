@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os/exec"
 	"slices"
 	"strings"
 	"sync"
@@ -54,23 +53,9 @@ func TestStdioMessagesSend(t *testing.T) {
 	h.writeConfig(t, `{agents: {defaults: {workspace: "`+h.ws+`"}}, channels: {telegram: {botToken: "1:T", apiBaseUrl: "`+srv.URL+`"}}}`)
 	g := gatewaytest.Start(t, h.state, "sekret", 0)
 	gw := func(args ...string) *mcp.ClientSession {
-		c := h.cmd(args...)
-		c.Env = append(c.Env, "OPENCLAW_GATEWAY_URL="+g.URL, "OPENCLAW_GATEWAY_TOKEN=sekret")
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: c}, nil)
-		if err != nil {
-			t.Fatalf("connect: %v", err)
-		}
-		t.Cleanup(func() { cs.Close() })
-		return cs
+		return stdioSession(t, h, gatewayEnv(g.URL, "sekret"), args...)
 	}
-	patch := exec.Command(bin, "gateway", "call", "sessions.patch", "--url", g.URL, "--token", "sekret",
-		"--params", `{"key":"main","label":"no route"}`)
-	patch.Env = h.cmd().Env
-	if out, err := patch.CombinedOutput(); err != nil {
-		t.Fatalf("sessions.patch: %v\n%s", err, out)
-	}
+	patchSession(t, h, g.URL, "sekret", `{"key":"main","label":"no route"}`)
 	cs := gw("--toolsets", "conversations")
 	if list := names(t, cs); !slices.Contains(list, "messages_send") {
 		t.Fatalf("list lacks messages_send: %v", list)

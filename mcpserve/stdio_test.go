@@ -123,6 +123,37 @@ func connect(t *testing.T, h home, era string, args ...string) *client {
 	return cl
 }
 
+// stdioSession starts `openclaw mcp serve args…` with env added (a
+// gateway's URL and token, see gatewayEnv) and connects a plain MCP client.
+func stdioSession(t *testing.T, h home, env []string, args ...string) *mcp.ClientSession {
+	t.Helper()
+	c := h.cmd(args...)
+	c.Env = append(c.Env, env...)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: c}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// gatewayEnv points mcp serve at a gateway.
+func gatewayEnv(url, token string) []string {
+	return []string{"OPENCLAW_GATEWAY_URL=" + url, "OPENCLAW_GATEWAY_TOKEN=" + token}
+}
+
+// patchSession runs the real CLI's `gateway call sessions.patch` with params.
+func patchSession(t *testing.T, h home, url, token, params string) {
+	t.Helper()
+	patch := exec.Command(bin, "gateway", "call", "sessions.patch", "--url", url, "--token", token, "--params", params)
+	patch.Env = h.cmd().Env
+	if out, err := patch.CombinedOutput(); err != nil {
+		t.Fatalf("sessions.patch: %v\n%s", err, out)
+	}
+}
+
 func names(t *testing.T, cs *mcp.ClientSession) []string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
