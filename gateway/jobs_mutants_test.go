@@ -1,7 +1,6 @@
 package gateway
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -16,6 +15,29 @@ import (
 
 // These pin jobs.go lines that a one-line mutation (`make mutate`) could
 // change with the other tests still passing (issue 17, item 20).
+
+// runJob starts fn on r and waits for it to end; it returns the job id.
+func runJob(t *testing.T, r *jobRunner, fn func(context.Context, tools.Sink) (any, error)) string {
+	t.Helper()
+	info, err := r.Start(tools.JobSpec{Kind: "k", Run: fn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Wait(context.Background(), info.ID); err != nil {
+		t.Fatal(err)
+	}
+	return info.ID
+}
+
+// jsonString is a JSON string of exactly n bytes, quotes included.
+func jsonString(n int) json.RawMessage {
+	return json.RawMessage(`"` + strings.Repeat("x", n-2) + `"`)
+}
+
+// returns is a job body that answers v.
+func returns(v any) func(context.Context, tools.Sink) (any, error) {
+	return func(context.Context, tools.Sink) (any, error) { return v, nil }
+}
 
 // At most maxRunningJobs run at once: the next Start is refused until one
 // of them ends.
@@ -61,14 +83,7 @@ func TestJobFinishedCap(t *testing.T) {
 	defer r.stop(5 * time.Second)
 	var ids []string
 	for i := 0; i <= maxFinishedJobs; i++ {
-		info, err := r.Start(tools.JobSpec{Kind: "quick", Run: func(context.Context, tools.Sink) (any, error) { return i, nil }})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := r.Wait(context.Background(), info.ID); err != nil {
-			t.Fatal(err)
-		}
-		ids = append(ids, info.ID)
+		ids = append(ids, runJob(t, r, returns(i)))
 	}
 	if _, ok := r.Get(ids[0]); ok {
 		t.Errorf("job 1 of %d kept: the cap is %d", len(ids), maxFinishedJobs)
@@ -86,27 +101,12 @@ func TestJobFinishedCap(t *testing.T) {
 func TestJobRetainedBudgetEdges(t *testing.T) {
 	r := newJobRunner(func(string, any) error { return nil }, t.Logf)
 	defer r.stop(5 * time.Second)
-	rawOf := func(n int) json.RawMessage { // a JSON string of exactly n bytes
-		b := bytes.Repeat([]byte{'x'}, n)
-		b[0], b[n-1] = '"', '"'
-		return b
-	}
-	run := func(res json.RawMessage) string {
-		info, err := r.Start(tools.JobSpec{Kind: "big", Run: func(context.Context, tools.Sink) (any, error) { return res, nil }})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := r.Wait(context.Background(), info.ID); err != nil {
-			t.Fatal(err)
-		}
-		return info.ID
-	}
-	a := run(rawOf(maxRetainedResultBytes / 2))
-	b := run(rawOf(maxRetainedResultBytes / 2))
+	a := runJob(t, r, returns(jsonString(maxRetainedResultBytes/2)))
+	b := runJob(t, r, returns(jsonString(maxRetainedResultBytes/2)))
 	if _, ok := r.Get(a); !ok {
 		t.Fatal("results exactly at the budget: the oldest was dropped")
 	}
-	c := run(rawOf(maxRetainedResultBytes + 1))
+	c := runJob(t, r, returns(jsonString(maxRetainedResultBytes+1)))
 	for _, id := range []string{a, b} {
 		if _, ok := r.Get(id); ok {
 			t.Errorf("an older result kept past the budget")
@@ -130,14 +130,7 @@ func TestJobEventResultEdge(t *testing.T) {
 	}, t.Logf)
 	defer r.stop(5 * time.Second)
 	for _, n := range []int{maxEventResultBytes, maxEventResultBytes + 1} {
-		res := json.RawMessage(`"` + strings.Repeat("x", n-2) + `"`)
-		info, err := r.Start(tools.JobSpec{Kind: "k", Run: func(context.Context, tools.Sink) (any, error) { return res, nil }})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := r.Wait(context.Background(), info.ID); err != nil {
-			t.Fatal(err)
-		}
+		runJob(t, r, returns(jsonString(n)))
 		mu.Lock()
 		ev := last
 		mu.Unlock()
@@ -164,21 +157,10 @@ func TestJobRecordsRoundTrip(t *testing.T) {
 	if err := r.restore(context.Background(), jobRepo{st.DB()}); err != nil {
 		t.Fatal(err)
 	}
-	run := func(fn func(context.Context, tools.Sink) (any, error)) string {
-		info, err := r.Start(tools.JobSpec{Kind: "k", Run: fn})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := r.Wait(context.Background(), info.ID); err != nil {
-			t.Fatal(err)
-		}
-		return info.ID
-	}
-	str := func(n int) json.RawMessage { return json.RawMessage(`"` + strings.Repeat("x", n-2) + `"`) }
-	ok := run(func(context.Context, tools.Sink) (any, error) { return map[string]int{"n": 1}, nil })
-	failed := run(func(context.Context, tools.Sink) (any, error) { return nil, tools.Errorf(tools.CodeFailed, "boom") })
-	exact := run(func(context.Context, tools.Sink) (any, error) { return str(maxStoredResultBytes), nil })
-	over := run(func(context.Context, tools.Sink) (any, error) { return str(maxStoredResultBytes + 1), nil })
+	ok := runJob(t, r, returns(map[string]int{"n": 1}))
+	failed := runJob(t, r, func(context.Context, tools.Sink) (any, error) { return nil, tools.Errorf(tools.CodeFailed, "boom") })
+	exact := runJob(t, r, returns(jsonString(maxStoredResultBytes)))
+	over := runJob(t, r, returns(jsonString(maxStoredResultBytes+1)))
 	r.stop(5 * time.Second)
 	mu.Lock()
 	if len(warnings) > 0 {
