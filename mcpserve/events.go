@@ -61,7 +61,11 @@ func (e *Events) Add(event string, payload json.RawMessage) {
 	e.ring = append(e.ring, Event{Cursor: e.last, Event: event, SessionKey: gjson.GetBytes(payload, "sessionKey").String(),
 		Payload: append(json.RawMessage(nil), payload...)})
 	if len(e.ring) > e.limit {
-		e.ring = append(e.ring[:0:0], e.ring[len(e.ring)-e.limit:]...)
+		// Reslice, not copy: the next append that outgrows the backing
+		// array moves only the live events, so an Add stays O(1) amortised
+		// (a copy of the whole ring per event before) and memory stays
+		// within about twice the limit.
+		e.ring = e.ring[len(e.ring)-e.limit:]
 	}
 	close(e.more)
 	e.more = make(chan struct{})
