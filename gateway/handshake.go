@@ -303,6 +303,9 @@ func (c *conn) handleConnect(id string, p *protocol.ConnectParams) {
 		c.hsTimer.Stop()
 	}
 	c.sendResponse(&protocol.Response{Type: protocol.TypeRes, ID: id, OK: true, Payload: hello})
+	if hook := s.beforeReady.Load(); hook != nil {
+		(*hook)(c)
+	}
 	// A broadcast target before any request is dispatched (events after
 	// hello-ok, never before): a shutdown that lands while its first
 	// requests run must still reach it with the shutdown event.

@@ -188,10 +188,17 @@ func (s *Server) status(admin bool) map[string]any {
 	cfg := s.Config()
 	ids := agentIDs(cfg)
 	jobs := s.jobs.List()
+	// Counted by authed, not by the ready set: hello-ok goes out just
+	// before the connection joins that set, so a client that has read its
+	// hello-ok (and told another client so) must not still count as
+	// pending. sess is written before authed is stored.
 	s.mu.Lock()
 	total := len(s.conns)
 	var ops, nodes int
-	for c := range s.ready {
+	for c := range s.conns {
+		if !c.authed.Load() {
+			continue
+		}
 		if c.sess.role == protocol.RoleNode {
 			nodes++
 		} else {

@@ -60,15 +60,16 @@ type Server struct {
 	limiter  authLimiter
 	restart  restartState
 	watch    configWatch
-	// afterHello runs once a connect's hello-ok is queued, before the
-	// connection dispatches requests (tests pause the connect there).
-	afterHello atomic.Pointer[func(*conn)]
-	svc        provided            // typed services for handlers (services.go)
-	specs      []tools.ServiceSpec // the registered services this gateway runs
-	routes     *routes             // HTTP routes, the gateway's and its services' (routes.go)
-	jobs       *jobRunner          // background work outliving its request (jobs.go)
-	db         *store.Store        // state database (state.go), nil without a state dir
-	sweeper    *media.Sweeper
+	// Test hooks on a connect: beforeReady runs once hello-ok is queued,
+	// before the connection joins the broadcast set; afterHello once it
+	// has, before it dispatches requests (tests pause the connect there).
+	beforeReady, afterHello atomic.Pointer[func(*conn)]
+	svc                     provided            // typed services for handlers (services.go)
+	specs                   []tools.ServiceSpec // the registered services this gateway runs
+	routes                  *routes             // HTTP routes, the gateway's and its services' (routes.go)
+	jobs                    *jobRunner          // background work outliving its request (jobs.go)
+	db                      *store.Store        // state database (state.go), nil without a state dir
+	sweeper                 *media.Sweeper
 }
 
 // New validates the options and prepares a server; it does not bind yet.

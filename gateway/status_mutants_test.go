@@ -8,6 +8,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/openclaw-go/openclaw/config"
+	"github.com/openclaw-go/openclaw/protocol"
 )
 
 // These pin methods_system.go lines that a one-line mutation (`make
@@ -67,5 +68,39 @@ func TestReloadModeOff(t *testing.T) {
 		if got := gjson.GetBytes(h.Payload, "configReload.hotReloadStatus").Str; got != c.want {
 			t.Errorf("mode %s, poll %v: %q, want %q", c.mode, c.poll, got, c.want)
 		}
+	}
+}
+
+// A node whose connect has answered counts as a node in status at once,
+// even while the gateway has not yet put it in the broadcast set (the
+// connect paused right after hello-ok). Before, it counted as pending
+// there, and CI once saw {"nodes":0,"pending":2} on a loaded machine.
+func TestStatusCountsNodeOnceHelloIsOut(t *testing.T) {
+	ts := startServer(t, Options{})
+	op := dialConnected(t, ts.url)
+	release := make(chan struct{})
+	hook := func(c *conn) {
+		if c.sess.role != protocol.RoleNode {
+			return
+		}
+		select {
+		case <-release:
+		case <-time.After(10 * time.Second):
+		}
+	}
+	ts.s.beforeReady.Store(&hook)
+	defer close(release)
+	node := dial(t, ts.url)
+	np := connectParams(nodeParams)
+	newDeviceKey(t).sign(np, node.challenge, true)
+	if f := node.connect(np); !f.OK {
+		t.Fatalf("node connect: %+v", f.Error)
+	}
+	f := op.call("status", nil)
+	if !f.OK {
+		t.Fatalf("status: %+v", f.Error)
+	}
+	if conns := gjson.GetBytes(f.Payload, "connections"); conns.Get("nodes").Int() != 1 || conns.Get("pending").Int() != 0 {
+		t.Errorf("connections %s while the node's connect is paused after hello-ok, want nodes 1, pending 0", conns.Raw)
 	}
 }
