@@ -63,12 +63,12 @@ func OpenFile(ctx context.Context, path string, fams ...Family) (*Store, error) 
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	s := &Store{db: db, path: path}
-	if err := db.PingContext(ctx); err != nil {
+	if err := retryBusy(ctx, func() error { return db.PingContext(ctx) }); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	all := append([]Family{{Name: CoreFamily, Migrations: migrations}}, fams...)
-	if err := migrate(ctx, db, all); err != nil {
+	if err := retryBusy(ctx, func() error { return migrate(ctx, db, all) }); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("store: %s: %w", path, err)
 	}
