@@ -151,6 +151,10 @@ func (p *profile) status(ctx context.Context) status {
 	return st
 }
 
+// pickPort is freePort; a test makes it answer a taken port, as a race
+// between the check and Chromium's bind would.
+var pickPort = freePort
+
 // freePort picks the first port of the managed range nobody listens on.
 func freePort(start int) (int, error) {
 	if start <= 0 {
@@ -170,7 +174,8 @@ func freePort(start int) (int, error) {
 // outlives this process) and waits until CDP answers. A running browser is
 // left alone.
 func (p *profile) start(ctx context.Context, env *tools.Env) (status, error) {
-	if st := p.status(ctx); st.CdpReady {
+	// Running: a process of ours, not a stranger that took our port.
+	if st := p.status(ctx); st.CdpReady && (st.Running || p.AttachOnly) {
 		return st, nil
 	}
 	if p.AttachOnly {
@@ -186,20 +191,62 @@ func (p *profile) start(ctx context.Context, env *tools.Env) (status, error) {
 	if err != nil {
 		return status{}, err
 	}
-	port := p.CdpPort
-	if port == 0 {
-		if port, err = freePort(p.conf.CdpPortStart); err != nil {
-			return status{}, err
-		}
-	}
 	if err := os.MkdirAll(p.UserDataDir, 0o700); err != nil {
 		return status{}, fmt.Errorf("browser start: %w", err)
 	}
+	port, next := p.CdpPort, p.conf.CdpPortStart
+	for attempt := 1; ; attempt++ {
+		if p.CdpPort == 0 {
+			if port, err = pickPort(next); err != nil {
+				return status{}, err
+			}
+		}
+		ws, err := p.launch(ctx, env, exe, port)
+		var taken portTakenError
+		if errors.As(err, &taken) && p.CdpPort == 0 && attempt < maxLaunchAttempts {
+			// Another process bound the port between our check and
+			// Chromium's bind: try the next one.
+			env.Progress(fmt.Sprintf("CDP port %d was taken; trying another", port), 0, -1)
+			next = port + 1
+			continue
+		}
+		if err != nil {
+			return status{}, err
+		}
+		// The recorder keeps console, requests, dialogs and downloads
+		// between calls; without it the browser still works.
+		env.Progress("CDP ready; starting the event recorder", 0, -1)
+		if err := p.spawnRecorder(ctx, ws); err != nil {
+			if !p.conf.SSRF.allowsPrivate() { // it also enforces the request guard: fail closed
+				return status{}, tools.Errorf(tools.CodeFailed, "browser start: the request guard needs the browser recorder: %v", err)
+			}
+			env.Progress("capture unavailable: "+err.Error(), 0, -1)
+		}
+		env.Progress("browser ready", 1, 1)
+		return p.status(ctx), nil
+	}
+}
+
+// maxLaunchAttempts bounds the retries when the picked CDP port is taken.
+const maxLaunchAttempts = 5
+
+// portTakenError: Chromium could not bind its CDP port on 127.0.0.1.
+type portTakenError struct{ error }
+
+func (e portTakenError) Unwrap() error { return e.error }
+
+// launch starts Chromium on port and waits until it says where its CDP
+// listens. Its own "DevTools listening on" line is what counts, not
+// whatever answers on the port: when the port is taken, Chromium falls
+// back to [::1] with the same number, and asking 127.0.0.1 would reach
+// the other process (two starts at once, on another state dir or profile,
+// drove one Chromium between them). The URL is remembered for later calls.
+func (p *profile) launch(ctx context.Context, env *tools.Env, exe string, port int) (string, error) {
 	clearLocks(p.UserDataDir)
 	logPath := filepath.Join(p.Dir, "chromium.log")
 	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	if err != nil {
-		return status{}, fmt.Errorf("browser start: %w", err)
+		return "", fmt.Errorf("browser start: %w", err)
 	}
 	defer logf.Close()
 	env.Progress("launching "+filepath.Base(exe), 0, -1)
@@ -208,49 +255,77 @@ func (p *profile) start(ctx context.Context, env *tools.Env) (status, error) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	cmd.Env = filterProxyEnv(os.Environ())
 	if err := cmd.Start(); err != nil {
-		return status{}, fmt.Errorf("browser start: %w", err)
+		return "", fmt.Errorf("browser start: %w", err)
 	}
 	exited := make(chan struct{})
 	go func() { _ = cmd.Wait(); close(exited) }() // reaps it if it dies while we live
-	if err := writeFileAtomic(filepath.Join(p.Dir, "pid"), []byte(strconv.Itoa(cmd.Process.Pid))); err != nil {
+	kill := func() {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // its own session: the whole group
 		_ = cmd.Process.Kill()
-		return status{}, fmt.Errorf("browser start: %w", err)
+		select {
+		case <-exited:
+		case <-time.After(5 * time.Second):
+		}
+	}
+	if err := writeFileAtomic(filepath.Join(p.Dir, "pid"), []byte(strconv.Itoa(cmd.Process.Pid))); err != nil {
+		kill()
+		return "", fmt.Errorf("browser start: %w", err)
 	}
 	if err := writeFileAtomic(filepath.Join(p.Dir, "cdp-port"), []byte(strconv.Itoa(port))); err != nil {
-		_ = cmd.Process.Kill()
-		return status{}, fmt.Errorf("browser start: %w", err)
+		kill()
+		return "", fmt.Errorf("browser start: %w", err)
 	}
-	endpoint := fmt.Sprintf("http://127.0.0.1:%d", port)
 	deadline := time.NewTimer(15 * time.Second)
 	defer deadline.Stop()
 	tick := time.NewTicker(25 * time.Millisecond)
 	defer tick.Stop()
+	want := fmt.Sprintf("ws://127.0.0.1:%d/", port)
 	for {
-		if ws, err := wsURL(ctx, endpoint); err == nil {
-			// The recorder keeps console, requests, dialogs and downloads
-			// between calls; without it the browser still works.
-			env.Progress("CDP ready; starting the event recorder", 0, -1)
-			if err := p.spawnRecorder(ctx, ws); err != nil {
-				if !p.conf.SSRF.allowsPrivate() { // it also enforces the request guard: fail closed
-					return status{}, tools.Errorf(tools.CodeFailed, "browser start: the request guard needs the browser recorder: %v", err)
-				}
-				env.Progress("capture unavailable: "+err.Error(), 0, -1)
+		if ws := devToolsURL(logPath); ws != "" {
+			if !strings.HasPrefix(ws, want) {
+				kill()
+				return "", portTakenError{tools.Errorf(tools.CodeFailed,
+					"CDP port %d for profile %q is in use by another process (Chromium listened on %s instead): free it or set browser.profiles.%s.cdpPort", port, p.Name, ws, p.Name)}
 			}
-			env.Progress("browser ready", 1, 1)
-			return p.status(ctx), nil
+			if _, err := wsURL(ctx, p.endpoint()); err == nil {
+				_ = writeFileAtomic(filepath.Join(p.Dir, wsCacheFile), []byte(p.endpoint()+" "+ws))
+				return ws, nil
+			}
 		}
 		select {
 		case <-exited:
-			return status{}, launchFailure(p, port, logPath)
+			return "", launchFailure(p, port, logPath)
 		case <-ctx.Done():
-			_ = cmd.Process.Kill()
-			return status{}, tools.AsError(ctx.Err())
+			kill()
+			return "", tools.AsError(ctx.Err())
 		case <-deadline.C:
-			_ = cmd.Process.Kill()
-			return status{}, tools.Errorf(tools.CodeTimeout, "Failed to start Chrome CDP on port %d for profile %q (see %s)", port, p.Name, logPath)
+			kill()
+			return "", tools.Errorf(tools.CodeTimeout, "Failed to start Chrome CDP on port %d for profile %q (see %s)", port, p.Name, logPath)
 		case <-tick.C:
 		}
 	}
+}
+
+// devToolsURL is the browser WebSocket URL Chromium printed to its log
+// ("DevTools listening on ws://…"), or "" before it has. Only the log's
+// head is read: the line comes right after start.
+func devToolsURL(logPath string) string {
+	f, err := os.Open(logPath)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	b, _ := io.ReadAll(io.LimitReader(f, 256<<10))
+	const mark = "DevTools listening on "
+	i := strings.Index(string(b), mark)
+	if i < 0 {
+		return ""
+	}
+	line := string(b[i+len(mark):])
+	if j := strings.IndexAny(line, "\r\n"); j >= 0 {
+		return strings.TrimSpace(line[:j])
+	}
+	return "" // the line is still being written
 }
 
 // launchFailure explains why Chromium exited during start, naming the
