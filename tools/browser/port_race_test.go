@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -131,5 +132,25 @@ func TestDevToolsURLFromTheLog(t *testing.T) {
 	}
 	if got := devToolsURL(path + ".missing"); got != "" {
 		t.Errorf("missing log: %q", got)
+	}
+}
+
+// Once a profile's Chromium has died, another process that took its port
+// is not driven as that profile's browser: calls say it is not running.
+func TestCallsRefuseAStrangerOnADeadBrowsersPort(t *testing.T) {
+	env, p := portRaceEnv(t, nil)
+	taken, hits := stranger(t)
+	if err := writeFileAtomic(p.Dir+"/cdp-port", []byte(strconv.Itoa(taken))); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeFileAtomic(p.Dir+"/pid", []byte("999999999")); err != nil { // a browser long gone
+		t.Fatal(err)
+	}
+	_, err := openSession(context.Background(), env, "")
+	if err == nil || !strings.Contains(tools.AsError(err).Message, "is not running") {
+		t.Fatalf("session on a dead browser's port: %v, want not running", err)
+	}
+	if n := hits.Load(); n != 0 {
+		t.Errorf("the call asked the other process's endpoint %d times", n)
 	}
 }

@@ -78,7 +78,8 @@ const wsCacheFile = "cdp-ws"
 
 // connectEndpoint connects to the browser at ep: through the WebSocket URL
 // remembered for it, else (or when that fails: a restarted browser has a
-// new one) through the one /json/version gives, which is then remembered.
+// new one) through the one /json/version gives, which is then remembered;
+// for a managed profile only while its own Chromium runs.
 func connectEndpoint(ctx context.Context, p *profile, ep string) (*rod.Browser, *lazyClient, string, error) {
 	cache := filepath.Join(p.Dir, wsCacheFile)
 	if b, err := os.ReadFile(cache); err == nil {
@@ -87,6 +88,11 @@ func connectEndpoint(ctx context.Context, p *profile, ep string) (*rod.Browser, 
 				return br, lc, ws, nil
 			}
 		}
+	}
+	// A managed profile's port is only its browser's while that browser
+	// runs: once it has died, whatever took the port is not ours to drive.
+	if !p.AttachOnly && !p.owns(readInt(filepath.Join(p.Dir, "pid"))) {
+		return nil, nil, "", notRunning(p)
 	}
 	ws, err := wsURL(ctx, ep)
 	if err != nil {
