@@ -7,7 +7,6 @@ import (
 	"image/png"
 	"net/http"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/openclaw-go/openclaw/config"
 	"github.com/openclaw-go/openclaw/store/media"
 	"github.com/openclaw-go/openclaw/tools"
+	"github.com/openclaw-go/openclaw/tools/browser/chromiumtest"
 )
 
 // The browser's recorder is a helper process started from this binary
@@ -29,20 +29,8 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// needChromium fails under CI=true without a Chromium (never a silent
-// skip there) and skips with a note elsewhere.
-func needChromium(t *testing.T) {
-	t.Helper()
-	for _, n := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if _, err := exec.LookPath(n); err == nil {
-			return
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("chromium is not installed: CI must install it (apt-get install chromium)")
-	}
-	t.Skip("chromium is not installed: skipping real-browser tests (they fail under CI=true)")
-}
+// needChromium stops the test without a Chromium (chromiumtest: fails under CI=true).
+func needChromium(t *testing.T) { chromiumtest.Path(t) }
 
 // browserOptions: a node whose config lets Chromium run as root and
 // reach the test pages on loopback.

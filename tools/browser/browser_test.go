@@ -16,8 +16,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/openclaw-go/openclaw/commands"
 	"github.com/tidwall/gjson"
+
+	"github.com/openclaw-go/openclaw/commands"
+	"github.com/openclaw-go/openclaw/tools/browser/chromiumtest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -34,21 +36,8 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// chromium returns the system browser, failing under CI=true when it is
-// missing (never a silent skip there) and skipping with a note otherwise.
-func chromium(t *testing.T) string {
-	t.Helper()
-	for _, n := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(n); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("chromium is not installed: CI must install it (apt-get install chromium)")
-	}
-	t.Skip("chromium is not installed: skipping real-browser tests (they fail under CI=true)")
-	return ""
-}
+// chromium is the system Chromium (chromiumtest: fails under CI=true when missing).
+func chromium(t *testing.T) string { return chromiumtest.Path(t) }
 
 // rig is one test's state dir, config, local page server and browser.
 type rig struct {

@@ -5,7 +5,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/openclaw-go/openclaw/config"
 	"github.com/openclaw-go/openclaw/tools"
+	"github.com/openclaw-go/openclaw/tools/browser/chromiumtest"
 )
 
 // stranger is another process's CDP endpoint on 127.0.0.1: it answers
@@ -34,23 +34,9 @@ func stranger(t *testing.T) (port int, hits *atomic.Int64) {
 	return l.Addr().(*net.TCPAddr).Port, hits
 }
 
-func chromiumPath(t *testing.T) string {
-	t.Helper()
-	for _, n := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(n); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("chromium is not installed: CI must install it (apt-get install chromium)")
-	}
-	t.Skip("chromium is not installed: skipping real-browser tests (they fail under CI=true)")
-	return ""
-}
-
 func portRaceEnv(t *testing.T, prof map[string]any) (*tools.Env, *profile) {
 	t.Helper()
-	b := map[string]any{"executablePath": chromiumPath(t), "headless": true, "noSandbox": os.Geteuid() == 0,
+	b := map[string]any{"executablePath": chromiumtest.Path(t), "headless": true, "noSandbox": os.Geteuid() == 0,
 		"ssrfPolicy": map[string]any{"dangerouslyAllowPrivateNetwork": true}}
 	if prof != nil {
 		b["profiles"] = map[string]any{"openclaw": prof}

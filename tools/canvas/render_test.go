@@ -3,7 +3,6 @@ package canvas
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,23 +13,11 @@ import (
 	"github.com/go-rod/rod/lib/proto"
 
 	"github.com/openclaw-go/openclaw/a2ui"
+	"github.com/openclaw-go/openclaw/tools/browser/chromiumtest"
 )
 
-// chromium returns the system browser, failing under CI=true when it is
-// missing (never a silent skip there), as the browser family's tests do.
-func chromium(t *testing.T) string {
-	t.Helper()
-	for _, n := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(n); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("chromium is not installed: CI must install it (apt-get install chromium)")
-	}
-	t.Skip("chromium is not installed: skipping real-browser tests (they fail under CI=true)")
-	return ""
-}
+// chromium is the system Chromium (chromiumtest: fails under CI=true when missing).
+func chromium(t *testing.T) string { return chromiumtest.Path(t) }
 
 // browser launches a headless Chromium for one test (never downloaded).
 func browser(t *testing.T) *rod.Browser {
