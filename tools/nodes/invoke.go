@@ -120,6 +120,11 @@ func (h *hub) dispatch(ctx context.Context, r invokeRequest) (out invokeOutcome,
 		h.cancelOnNode(inv)
 		return invokeOutcome{err: &nodeError{Code: "ABORTED", Message: "node invoke cancelled"}}, true
 	case <-ln.gone:
+		// Forget the node before answering, not whenever the watcher
+		// goroutine gets to it: a caller told "disconnected" that invokes
+		// again must hear "not connected", not a failed send to the
+		// closed socket.
+		h.disconnected(ln)
 		drop()
 		// The result may have raced the close: take it if it is there.
 		select {
