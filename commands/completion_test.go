@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/openclaw-go/openclaw/porttest"
 )
 
 // commandPaths lists every command of the tree (groups, leaves, hidden ones
@@ -120,7 +122,7 @@ func TestCompletionNeverRunsACommand(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	port, err := freePort()
+	port, err := porttest.Pick()
 	if err != nil {
 		t.Fatal(err)
 	}

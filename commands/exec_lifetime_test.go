@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/openclaw-go/openclaw/porttest"
 )
 
 // serveIn runs `openclaw serve` on state (token "sig") until /readyz
@@ -23,7 +25,7 @@ func serveIn(t *testing.T, state string) *gatewayProc {
 	if err != nil {
 		t.Fatal(err)
 	}
-	port, err := freePort()
+	port, err := porttest.Pick()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/openclaw-go/openclaw/client"
+	"github.com/openclaw-go/openclaw/porttest"
 	"github.com/openclaw-go/openclaw/protocol"
 )
 
@@ -138,7 +139,7 @@ func TestLogsFollowStreams(t *testing.T) {
 // With no gateway, follow says so once per retry with a rounded delay and
 // clean punctuation ("…`openclaw serve`; reconnecting in 1s").
 func TestLogsFollowReconnectMessage(t *testing.T) {
-	port, err := freePort()
+	port, err := porttest.Pick()
 	if err != nil {
 		t.Fatal(err)
 	}

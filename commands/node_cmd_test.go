@@ -16,6 +16,8 @@ import (
 
 	"github.com/creack/pty"
 	"github.com/tidwall/gjson"
+
+	"github.com/openclaw-go/openclaw/porttest"
 )
 
 // nodeProc is a real `openclaw node run` process.
@@ -148,7 +150,7 @@ func serveOn(t *testing.T, state string, port int) *gatewayProc {
 
 func TestNodeRunAgainstOurGateway(t *testing.T) {
 	t.Parallel()
-	port, err := freePort()
+	port, err := porttest.Pick()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,7 +277,7 @@ func TestNodeRunUsage(t *testing.T) {
 // stored in the node's own file.
 func TestNodeHostPairInvokeApprove(t *testing.T) {
 	t.Parallel()
-	port, err := freePort()
+	port, err := porttest.Pick()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/openclaw-go/openclaw/porttest"
 )
 
 // tourPending lists README tour lines that are false today, with the issue
@@ -67,7 +69,7 @@ func TestReadmeTourRuns(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(home, "notes.md"), []byte(notes.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	port, err := freePort()
+	port, err := porttest.Pick()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/openclaw-go/openclaw/porttest"
 )
 
 // TestMain lets testscript run the real CLI as the `openclaw` command in
@@ -34,7 +36,7 @@ func scriptParams(dir string) testscript.Params {
 			"listen":    cmdListen,
 		},
 		Setup: func(e *testscript.Env) error {
-			port, err := freePort()
+			port, err := porttest.Pick()
 			if err != nil {
 				return err
 			}
@@ -90,15 +92,6 @@ func cmdWaitReady(ts *testscript.TestScript, neg bool, args []string) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	ts.Fatalf("gateway on port %s not ready after 15s", args[0])
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
 func TestScriptsCLI(t *testing.T)     { t.Parallel(); testscript.Run(t, scriptParams("cli")) }

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+
+	"github.com/openclaw-go/openclaw/porttest"
 )
 
 // Issue 8 "serve start-up": on a terminal serve says how to connect and
@@ -21,7 +23,7 @@ func TestServeConnectHintOnTTY(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	port, err := freePort()
+	port, err := porttest.Pick()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -19,6 +18,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/openclaw-go/openclaw/commands"
+	"github.com/openclaw-go/openclaw/porttest"
 	"github.com/openclaw-go/openclaw/tools/browser/chromiumtest"
 )
 
@@ -46,15 +46,6 @@ type rig struct {
 	base  string // http://127.0.0.1:PORT
 }
 
-func freePort(t *testing.T) int {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
 // newRig writes a config (private network allowed: the pages are on
 // loopback; noSandbox as root) and starts the browser, stopped at cleanup.
 func newRig(t *testing.T, extra map[string]any) *rig {
@@ -67,7 +58,7 @@ func newRig(t *testing.T, extra map[string]any) *rig {
 		"headless":       true,
 		"noSandbox":      os.Geteuid() == 0,
 		"ssrfPolicy":     map[string]any{"dangerouslyAllowPrivateNetwork": true},
-		"profiles":       map[string]any{"openclaw": map[string]any{"cdpPort": freePort(t)}},
+		"profiles":       map[string]any{"openclaw": map[string]any{"cdpPort": porttest.Free(t)}},
 	}
 	for k, v := range extra {
 		browser[k] = v
@@ -265,7 +256,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("relayed-through-serve", func(t *testing.T) {
 		// Two relayed acts in a row: the gateway must not reuse the first
 		// request's (finished) context for the second.
-		port := freePort(t)
+		port := porttest.Free(t)
 		cmd := exec.Command(os.Args[0], "serve", "--port", fmt.Sprint(port), "--auth", "token", "--token", "t0k")
 		cmd.Env = append(os.Environ(), "OPENCLAW_TEST_CLI=1", "OPENCLAW_STATE_DIR="+r.state, "HOME="+r.state)
 		if err := cmd.Start(); err != nil {
@@ -335,7 +326,7 @@ func TestStartAsRootNeedsNoSandbox(t *testing.T) {
 	exe := chromium(t)
 	r := &rig{t: t, state: t.TempDir()}
 	r.writeConfig(map[string]any{"executablePath": exe, "headless": true, "noSandbox": false,
-		"profiles": map[string]any{"openclaw": map[string]any{"cdpPort": freePort(t)}}})
+		"profiles": map[string]any{"openclaw": map[string]any{"cdpPort": porttest.Free(t)}}})
 	// Registered before start so it runs after stop and before the temp
 	// dir's removal: Chromium's crash handler, detached, may still be
 	// writing its reports under the dir when a refused start returns.
@@ -464,7 +455,7 @@ func TestCrashRecovery(t *testing.T) {
 // removes it; reset-profile frees a profile whose state files were lost
 // (its browser still holds the port and the user data).
 func TestProfilesManage(t *testing.T) {
-	rangeStart := freePort(t)
+	rangeStart := porttest.Free(t)
 	r := newRig(t, map[string]any{"cdpPortRangeStart": rangeStart})
 	res := r.ok("browser", "create-profile", "--name", "work", "--color", "#0066CC").Get("details")
 	if res.Get("profile").String() != "work" || res.Get("cdpPort").Int() != int64(rangeStart) || res.Get("color").String() != "#0066CC" {

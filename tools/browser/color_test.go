@@ -2,6 +2,8 @@ package browser_test
 
 import (
 	"testing"
+
+	"github.com/openclaw-go/openclaw/porttest"
 )
 
 // status and profiles carry each profile's color as the original does (its
@@ -10,8 +12,8 @@ import (
 func TestStatusAndProfilesCarryColor(t *testing.T) {
 	r := &rig{t: t, state: t.TempDir()}
 	r.writeConfig(map[string]any{"headless": true,
-		"profiles": map[string]any{"openclaw": map[string]any{"cdpPort": freePort(t)},
-			"work": map[string]any{"cdpPort": freePort(t), "color": "#0066CC"}}})
+		"profiles": map[string]any{"openclaw": map[string]any{"cdpPort": porttest.Free(t)},
+			"work": map[string]any{"cdpPort": porttest.Free(t), "color": "#0066CC"}}})
 	if got := r.ok("browser", "status").Get("details.color").String(); got != "#FF4500" {
 		t.Errorf("default profile status color %q, want #FF4500", got)
 	}

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/openclaw-go/openclaw/porttest"
 )
 
 // TestGatewayStopsTheBrowsersItStarted: SIGTERM to a real `openclaw
@@ -28,12 +30,12 @@ func TestGatewayStopsTheBrowsersItStarted(t *testing.T) {
 	}))
 	t.Cleanup(pages.Close)
 	r := &rig{t: t, state: t.TempDir(), base: pages.URL}
-	minePort := freePort(t)
+	minePort := porttest.Free(t)
 	r.writeConfig(map[string]any{
 		"executablePath": exe, "headless": true, "noSandbox": os.Geteuid() == 0,
 		"ssrfPolicy": map[string]any{"dangerouslyAllowPrivateNetwork": true},
 		"profiles": map[string]any{
-			"openclaw": map[string]any{"cdpPort": freePort(t)},
+			"openclaw": map[string]any{"cdpPort": porttest.Free(t)},
 			"mine":     map[string]any{"cdpPort": minePort},
 			"attached": map[string]any{"cdpUrl": fmt.Sprintf("http://127.0.0.1:%d", minePort)},
 		},
@@ -43,7 +45,7 @@ func TestGatewayStopsTheBrowsersItStarted(t *testing.T) {
 	}
 	r.ok("browser", "start", "--browser-profile", "mine") // the CLI's, not the gateway's
 
-	port := freePort(t)
+	port := porttest.Free(t)
 	serve := exec.Command(os.Args[0], "serve", "--port", fmt.Sprint(port), "--auth", "token", "--token", "t0k")
 	serve.Env = append(os.Environ(), "OPENCLAW_TEST_CLI=1", "OPENCLAW_STATE_DIR="+r.state, "HOME="+r.state)
 	var serveLog bytes.Buffer

@@ -17,6 +17,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/openclaw-go/openclaw/client"
+	"github.com/openclaw-go/openclaw/porttest"
 )
 
 // serveRig is a real `openclaw serve` (this test binary re-executed as the
@@ -37,11 +38,11 @@ func newServeRig(t *testing.T) *serveRig {
 		"headless":       true,
 		"noSandbox":      os.Geteuid() == 0,
 		"ssrfPolicy":     map[string]any{"dangerouslyAllowPrivateNetwork": true},
-		"profiles":       map[string]any{"openclaw": map[string]any{"cdpPort": freePort(t)}},
+		"profiles":       map[string]any{"openclaw": map[string]any{"cdpPort": porttest.Free(t)}},
 	})
 	t.Cleanup(func() { r.run("browser", "stop") })
 
-	port := freePort(t)
+	port := porttest.Free(t)
 	cmd := exec.Command(os.Args[0], "serve", "--port", fmt.Sprint(port), "--auth", "token", "--token", "t0k")
 	cmd.Env = append(os.Environ(), "OPENCLAW_TEST_CLI=1", "OPENCLAW_STATE_DIR="+r.state, "HOME="+r.state)
 	if err := cmd.Start(); err != nil {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -20,6 +19,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/openclaw-go/openclaw/commands"
+	"github.com/openclaw-go/openclaw/porttest"
 )
 
 // TestMain doubles as the real CLI: a test runs `openclaw` (a gateway, a
@@ -61,16 +61,6 @@ type gw struct {
 	env   []string
 }
 
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
 // startGateway runs a gateway with config (JSON, may be "") and extra
 // environment, its auth a token (testToken).
 func startGateway(t *testing.T, config string, env ...string) *gw {
@@ -90,7 +80,7 @@ func startGatewayAuth(t *testing.T, auth []string, config string, env ...string)
 			t.Fatal(err)
 		}
 	}
-	port := freePort(t)
+	port := porttest.Free(t)
 	g := &gw{t: t, state: state, base: "http://127.0.0.1:" + strconv.Itoa(port), logs: &syncBuf{}}
 	g.env = append(os.Environ(), "OPENCLAW_TEST_CLI=1", "OPENCLAW_STATE_DIR="+state, "HOME="+filepath.Dir(state), "CI=")
 	cmd := exec.Command(os.Args[0], append([]string{"serve", "--port", strconv.Itoa(port)}, auth...)...)

@@ -14,6 +14,7 @@ import (
 
 	// The node host drives its canvas page with the browser family's
 	// actions (linked into this test binary only).
+	"github.com/openclaw-go/openclaw/porttest"
 	_ "github.com/openclaw-go/openclaw/tools/browser"
 )
 
@@ -37,7 +38,7 @@ func TestNodeHostCanvasEndToEnd(t *testing.T) {
 	}
 	cfg, _ := json.Marshal(map[string]any{"browser": map[string]any{
 		"executablePath": exe, "headless": true, "noSandbox": os.Geteuid() == 0,
-		"profiles": map[string]any{"openclaw-canvas": map[string]any{"cdpPort": freePort(t)}},
+		"profiles": map[string]any{"openclaw-canvas": map[string]any{"cdpPort": porttest.Free(t)}},
 	}})
 	if err := os.WriteFile(filepath.Join(nodeState, "openclaw.json"), cfg, 0o600); err != nil {
 		t.Fatal(err)

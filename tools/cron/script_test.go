@@ -16,6 +16,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/openclaw-go/openclaw/commands"
+	"github.com/openclaw-go/openclaw/porttest"
 )
 
 // TestMain lets the scripts run the real CLI (this test binary, with every
@@ -35,12 +36,11 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		Setup: func(e *testscript.Env) error {
 			for _, name := range []string{"GW_PORT", "HANG_PORT"} {
-				l, err := net.Listen("tcp", "127.0.0.1:0")
+				port, err := porttest.Pick()
 				if err != nil {
 					return err
 				}
-				e.Setenv(name, strconv.Itoa(l.Addr().(*net.TCPAddr).Port))
-				l.Close()
+				e.Setenv(name, strconv.Itoa(port))
 			}
 			e.Setenv("HOME", e.WorkDir)
 			e.Setenv("OPENCLAW_STATE_DIR", filepath.Join(e.WorkDir, ".openclaw"))

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -18,6 +17,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/openclaw-go/openclaw/commands"
+	"github.com/openclaw-go/openclaw/porttest"
 	_ "github.com/openclaw-go/openclaw/tools/all"
 )
 
@@ -36,12 +36,11 @@ func TestScripts(t *testing.T) {
 		Dir:                 filepath.Join("..", "..", "testdata", "message", "script"),
 		RequireExplicitExec: true,
 		Setup: func(e *testscript.Env) error {
-			l, err := net.Listen("tcp", "127.0.0.1:0")
+			port, err := porttest.Pick()
 			if err != nil {
 				return err
 			}
-			e.Setenv("GW_PORT", strconv.Itoa(l.Addr().(*net.TCPAddr).Port))
-			l.Close()
+			e.Setenv("GW_PORT", strconv.Itoa(port))
 			e.Setenv("HOME", e.WorkDir)
 			e.Setenv("OPENCLAW_STATE_DIR", filepath.Join(e.WorkDir, ".openclaw"))
 			e.Setenv("NO_COLOR", "1")
