@@ -15,6 +15,19 @@ import (
 // mutate`) could change with the other tests still passing (issue 17,
 // item 20).
 
+// connectNode connects a node with a new device key (paired silently on
+// loopback).
+func connectNode(t *testing.T, url string) *tclient {
+	t.Helper()
+	node := dial(t, url)
+	np := connectParams(nodeParams)
+	newDeviceKey(t).sign(np, node.challenge, true)
+	if f := node.connect(np); !f.OK {
+		t.Fatalf("node connect: %+v", f.Error)
+	}
+	return node
+}
+
 // status: the sessions summary comes from the sessions family (linked in
 // this test binary), and a socket that has not connected yet counts as
 // pending; health says whether config reload runs.
@@ -22,12 +35,7 @@ func TestStatusSessionsAndConnections(t *testing.T) {
 	ts := startServer(t, Options{})
 	c := dialConnected(t, ts.url)
 	_ = dial(t, ts.url) // challenged, never connects
-	node := dial(t, ts.url)
-	np := connectParams(nodeParams)
-	newDeviceKey(t).sign(np, node.challenge, true)
-	if f := node.connect(np); !f.OK {
-		t.Fatalf("node connect: %+v", f.Error)
-	}
+	connectNode(t, ts.url)
 	f := c.call("status", nil)
 	if !f.OK {
 		t.Fatalf("status: %+v", f.Error)
@@ -90,12 +98,7 @@ func TestStatusCountsNodeOnceHelloIsOut(t *testing.T) {
 	}
 	ts.s.beforeReady.Store(&hook)
 	defer close(release)
-	node := dial(t, ts.url)
-	np := connectParams(nodeParams)
-	newDeviceKey(t).sign(np, node.challenge, true)
-	if f := node.connect(np); !f.OK {
-		t.Fatalf("node connect: %+v", f.Error)
-	}
+	connectNode(t, ts.url)
 	f := op.call("status", nil)
 	if !f.OK {
 		t.Fatalf("status: %+v", f.Error)
