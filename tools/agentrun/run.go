@@ -4,7 +4,8 @@
 // model (an OpenAI-compatible or Anthropic provider from models.providers),
 // runs the model's tool calls through the one door (tools.Invoke) as the
 // agent (Subject kind agent with the session key: policy and loop
-// detection apply), appends every message to the session's transcript and
+// detection apply) holding the scopes of whoever started the run
+// (Request.Scopes, tools/grant.go: never more), appends every message to the session's transcript and
 // stops on a final answer, the step limit, the timeout or cancellation.
 // Runs are gateway jobs: the `agent` method answers accepted at once and
 // the final result on the same request; a caller that disconnects loses
@@ -63,6 +64,10 @@ type Request struct {
 	// Init fills a new session's entry (a spawned child's parent and
 	// label); nil leaves the defaults.
 	Init func(e *sessions.Entry)
+	// Scopes are what the run's tool calls hold: the RunScopes of whoever
+	// asked for the run (tools/grant.go), never more; empty holds
+	// tools.LeastRunScopes.
+	Scopes []string
 }
 
 // Outcome is one run's final answer in the original's shape (agent's
@@ -179,11 +184,11 @@ type lane struct {
 }
 
 // agentEnv is the env a run's tool calls carry: the gateway's services,
-// the agent's identity and workspace, no connection (its scopes do not
-// follow the run, and it may be gone).
-func agentEnv(base *tools.Env, agentID, key, cwd string) *tools.Env {
+// the agent's identity and workspace, and the scopes of whoever started
+// the run (tools.AgentTurn), but no connection (it may be gone).
+func agentEnv(base *tools.Env, agentID, key, cwd string, scopes []string) *tools.Env {
 	env := *base
-	env.Subject = tools.Subject{Kind: tools.CallerAgent, AgentID: agentID, SessionKey: key}
+	env.Subject = tools.AgentTurn(agentID, key, scopes)
 	env.ConnID, env.Sink, env.Workspace = "", nil, ""
 	env.Workspace = env.WorkspaceDir()
 	if cwd != "" {
@@ -328,7 +333,7 @@ func (r *Runner) Run(ctx context.Context, base *tools.Env, runID string, req Req
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	env := agentEnv(base, agentID, key, req.Cwd)
+	env := agentEnv(base, agentID, key, req.Cwd, req.Scopes)
 	defs, err := toolDefs(env)
 	if err != nil {
 		return finish("error", "failed", "error", err.Error())

@@ -108,7 +108,7 @@ func init() {
 			if err != nil {
 				return nil, inputError("cron.add", "%v", err)
 			}
-			return s.add(ctx, "cron.add", m)
+			return s.add(ctx, "cron.add", m, env.Subject.RunScopes())
 		},
 		Render: renderJob,
 	})

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -203,12 +204,17 @@ func (s *Service) get(id string) (*Job, error) {
 }
 
 // add is cron.add: the job normalised, validated, given its first next
-// run, and stored.
-func (s *Service) add(ctx context.Context, method string, params obj) (*Job, error) {
+// run, and stored with scopes, what its creator holds (its turns hold no
+// more).
+func (s *Service) add(ctx context.Context, method string, params obj, scopes []string) (*Job, error) {
 	now := s.now()
 	j, err := newJobFrom(method, params, now, uuid.NewString())
 	if err != nil {
 		return nil, err
+	}
+	j.scopes = slices.Clone(scopes)
+	if j.scopes == nil {
+		j.scopes = []string{}
 	}
 	if n, ok := jobNext(j, now); ok {
 		j.State.NextRunAtMs = i64(n)

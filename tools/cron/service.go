@@ -482,7 +482,9 @@ func (s *Service) agentTurn(ctx context.Context, j *Job, agent string) outcome {
 	if t := j.Payload.TimeoutSeconds; t != nil && *t > 0 {
 		timeout = time.Duration(*t) * time.Second
 	}
-	res, err := s.agent.RunTurn(ctx, agentrun.Turn{Message: j.Payload.Message, AgentID: agent, SessionKey: key, Model: j.Payload.Model, Timeout: timeout})
+	// The turn holds what the job's creator held (none recorded: the least).
+	res, err := s.agent.RunTurn(ctx, agentrun.Turn{Message: j.Payload.Message, AgentID: agent, SessionKey: key, Model: j.Payload.Model,
+		Timeout: timeout, Scopes: j.scopes})
 	if err != nil {
 		return outcome{status: StatusError, err: err.Error(), sessionKey: key}
 	}
