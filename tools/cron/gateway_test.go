@@ -139,3 +139,39 @@ func TestScopesAndEventsOverTheGateway(t *testing.T) {
 func isMissingScope(err error, scope string) bool {
 	return err != nil && strings.Contains(failure.AsError(err).Message, "missing scope: "+scope)
 }
+
+// cron.update and cron.remove need operator.admin: a writer (and a
+// reader) is refused with the missing scope and the job stays as it was;
+// an admin changes and removes it.
+func TestUpdateAndRemoveNeedAdmin(t *testing.T) {
+	url := startGateway(t, t.TempDir())
+	admin := dial(t, url, []string{protocol.ScopeAdmin}, nil)
+	writer := dial(t, url, []string{protocol.ScopeWrite, protocol.ScopeRead}, nil)
+	ctx := context.Background()
+	out, err := admin.Call(ctx, "cron.add", map[string]any{"name": "keep", "schedule": map[string]any{"kind": "every", "everyMs": 3_600_000},
+		"sessionTarget": "main", "payload": map[string]any{"kind": "systemEvent", "text": "hi"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := gjson.GetBytes(out, "id").String()
+	if _, err := writer.Call(ctx, "cron.update", map[string]any{"id": id, "patch": map[string]any{"name": "changed", "enabled": false}}); !isMissingScope(err, protocol.ScopeAdmin) {
+		t.Fatalf("cron.update as writer: %v", err)
+	}
+	if _, err := writer.Call(ctx, "cron.remove", map[string]any{"id": id}); !isMissingScope(err, protocol.ScopeAdmin) {
+		t.Fatalf("cron.remove as writer: %v", err)
+	}
+	got, err := writer.Call(ctx, "cron.get", map[string]any{"id": id})
+	if err != nil || gjson.GetBytes(got, "name").String() != "keep" || !gjson.GetBytes(got, "enabled").Bool() {
+		t.Fatalf("the job after a writer's update and remove: %s %v", got, err)
+	}
+	if u, err := admin.Call(ctx, "cron.update", map[string]any{"id": id, "patch": map[string]any{"name": "changed"}}); err != nil ||
+		gjson.GetBytes(u, "name").String() != "changed" {
+		t.Fatalf("cron.update as admin: %s %v", u, err)
+	}
+	if _, err := admin.Call(ctx, "cron.remove", map[string]any{"id": id}); err != nil {
+		t.Fatalf("cron.remove as admin: %v", err)
+	}
+	if _, err := admin.Call(ctx, "cron.get", map[string]any{"id": id}); err == nil {
+		t.Fatal("the job is still there after remove")
+	}
+}
