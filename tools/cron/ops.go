@@ -28,9 +28,12 @@ func dbPath(stateDir string) string {
 }
 
 // notFound is the original's miss: INVALID_REQUEST on the wire with
-// details {code:"CRON_JOB_NOT_FOUND", jobId}.
+// details {code:"CRON_JOB_NOT_FOUND", jobId}, and the message's prefix
+// ("cron job not found: <id>.") the original CLI matches on; the rest
+// names what lists the ids here (the original's "List automations" names
+// a command this CLI does not have).
 func notFound(prefix, id string) error {
-	return tools.Errorf(tools.CodeNotFound, "%s: %s. List automations and retry with a current job id.", prefix, id).
+	return tools.Errorf(tools.CodeNotFound, "%s: %s. See the current job ids with `openclaw cron list --all` (the cron tool: action list) and retry with one.", prefix, id).
 		WithDetails(map[string]any{"code": "CRON_JOB_NOT_FOUND", "jobId": id})
 }
 
@@ -192,15 +195,34 @@ func sortJobs(jobs []*Job, by string, desc bool) {
 	})
 }
 
-// get is cron.get.
+// get is cron.get: the job with this id, else the one job whose id
+// starts with it (as `cron list` shows ids, a prefix is what a person
+// copies); a prefix of several is refused with their ids.
 func (s *Service) get(id string) (*Job, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	j := s.byID[id]
-	if j == nil {
-		return nil, notFound("cron job not found", id)
+	if j := s.byID[id]; j != nil {
+		return j.clone(), nil
 	}
-	return j.clone(), nil
+	var matches []string
+	for full := range s.byID {
+		if strings.HasPrefix(full, id) {
+			matches = append(matches, full)
+		}
+	}
+	switch len(matches) {
+	case 0:
+		return nil, notFound("cron job not found", id)
+	case 1:
+		return s.byID[matches[0]].clone(), nil
+	}
+	sort.Strings(matches)
+	shown := matches
+	if len(shown) > 5 {
+		shown = append(shown[:5:5], "…")
+	}
+	return nil, tools.Errorf(tools.CodeInvalidParams, "cron.get: id prefix %q matches %d jobs (%s); give more of the id",
+		id, len(matches), strings.Join(shown, ", ")).WithDetails(map[string]any{"jobIds": matches})
 }
 
 // add is cron.add: the job normalised, validated, given its first next

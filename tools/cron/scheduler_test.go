@@ -445,3 +445,35 @@ func TestRunHistoryPruned(t *testing.T) {
 		t.Fatalf("after a week: %d runs", n)
 	}
 }
+
+// cron get takes a unique id prefix (what a person copies from the list);
+// a prefix of several jobs is refused naming them; a miss names the
+// command that lists ids here (`openclaw cron list`), not the original's
+// "List automations", which this CLI has no command for.
+func TestGetByPrefix(t *testing.T) {
+	h := newHarness(t, "")
+	for _, id := range []string{"abc111", "abc222", "def333"} {
+		j, err := newJobFrom("cron.add", obj{"name": id, "every": "1h", "text": "t"}, h.clk.now(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := h.s.repo.saveJobs(context.Background(), j); err != nil {
+			t.Fatal(err)
+		}
+		h.s.byID[id] = j
+	}
+	for prefix, want := range map[string]string{"d": "def333", "abc2": "abc222", "abc111": "abc111"} {
+		if got := h.must("cron.get", `{"id":"`+prefix+`"}`).Get("id").String(); got != want {
+			t.Errorf("get %s: %s, want %s", prefix, got, want)
+		}
+	}
+	_, err := h.call("cron.get", `{"id":"abc"}`)
+	if te := tools.AsError(err); te.Code != tools.CodeInvalidParams || te.Message != `cron.get: id prefix "abc" matches 2 jobs (abc111, abc222); give more of the id` {
+		t.Fatalf("ambiguous prefix: %+v", te)
+	}
+	_, err = h.call("cron.get", `{"id":"x"}`)
+	msg := tools.AsError(err).Message
+	if !strings.HasPrefix(msg, "cron job not found: x.") || !strings.Contains(msg, "`openclaw cron list --all`") || strings.Contains(msg, "List automations") {
+		t.Fatalf("miss: %s", msg)
+	}
+}
