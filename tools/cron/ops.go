@@ -12,6 +12,8 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/openclaw-go/openclaw/channels"
+	"github.com/openclaw-go/openclaw/config"
 	"github.com/openclaw-go/openclaw/store"
 	"github.com/openclaw-go/openclaw/tools"
 )
@@ -253,6 +255,44 @@ func (s *Service) add(ctx context.Context, method string, params obj, scopes []s
 	s.publish(map[string]any{"jobId": j.ID, "action": "added", "job": out})
 	s.poke()
 	return out, nil
+}
+
+// preview is the original's deliveryPreview {label, detail} of a job.
+type preview struct {
+	Label  string `json:"label"`
+	Detail string `json:"detail"`
+}
+
+// addResult is cron.add's answer: the job, and a deliveryPreview when its
+// delivery cannot work as configured (undeliverable).
+type addResult struct {
+	*Job
+	DeliveryPreview *preview `json:"deliveryPreview,omitempty"`
+}
+
+// noTarget is the deliveryPreview label of an undeliverable announce.
+const noTarget = "no target"
+
+// undeliverable says why an agent-turn job that is to announce its reply
+// (its run failing when the post fails) can never post it: no channel is
+// configured, so every run would fail for want of a target. The job is
+// still added, as the original's gateway adds it (its CLI announces by
+// default, and refusing would break that client's plain `cron add
+// --message`); the answer warns with the fix. "" when delivery can work,
+// or is not asked for, a webhook, or best effort.
+func undeliverable(j *Job, cfg *config.Config) string {
+	d := j.Delivery
+	if j.SessionTarget != TargetIsolated || d == nil || d.Mode != DeliveryAnnounce || (d.BestEffort != nil && *d.BestEffort) {
+		return ""
+	}
+	if cfg == nil {
+		cfg = config.Empty()
+	}
+	if len(channels.Configured(cfg)) > 0 {
+		return ""
+	}
+	return "every run will fail: the job announces its reply but no channel is configured; " +
+		"run `openclaw cron edit " + j.ID + " --no-deliver` (or --best-effort-deliver), or configure a channel (channels.<id>)"
 }
 
 // update is cron.update {id, patch}.

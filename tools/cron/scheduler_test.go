@@ -1,6 +1,7 @@
 package cron
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -475,5 +476,23 @@ func TestGetByPrefix(t *testing.T) {
 	msg := tools.AsError(err).Message
 	if !strings.HasPrefix(msg, "cron job not found: x.") || !strings.Contains(msg, "`openclaw cron list --all`") || strings.Contains(msg, "List automations") {
 		t.Fatalf("miss: %s", msg)
+	}
+}
+
+// An announcing agent-turn job added where no channel is configured is
+// added with a deliveryPreview that warns every run will fail, and the
+// human view shows the warning; with a channel configured there is none.
+func TestAddWarnsOfAnUndeliverableAnnounce(t *testing.T) {
+	job := `{"name":"brief","every":"1h","message":"summarise"}`
+	j := newHarness(t, `{}`).must("cron.add", job)
+	if j.Get("deliveryPreview.label").String() != "no target" || j.Get("delivery.mode").String() != "announce" {
+		t.Fatalf("no channel: %s", j.Raw)
+	}
+	var b bytes.Buffer
+	if err := renderJob(&b, j); err != nil || !strings.Contains(b.String(), "warning: every run will fail: the job announces its reply but no channel is configured") {
+		t.Fatalf("render: %q %v", b.String(), err)
+	}
+	if j := newHarness(t, `{"channels":{"telegram":{"botToken":"x"}}}`).must("cron.add", job); j.Get("deliveryPreview").Exists() {
+		t.Fatalf("with a channel: %s", j.Raw)
 	}
 }

@@ -566,6 +566,9 @@ func (s *Service) announce(ctx context.Context, j *Job, out *outcome) {
 		out.deliveryError = err.Error()
 		if d.BestEffort == nil || !*d.BestEffort {
 			out.status, out.err = StatusError, "cron: announce delivery failed: "+err.Error()
+			if why := undeliverable(j, s.settings().cfg); why != "" {
+				out.err += " (" + strings.TrimPrefix(why, "every run will fail: ") + ")"
+			}
 		}
 		return
 	}
