@@ -295,7 +295,9 @@ func undeliverable(j *Job, cfg *config.Config) string {
 		"run `openclaw cron edit " + j.ID + " --no-deliver` (or --best-effort-deliver), or configure a channel (channels.<id>)"
 }
 
-// update is cron.update {id, patch}.
+// update is cron.update {id, patch}. The job keeps the scopes recorded
+// when it was added: an update neither widens nor re-records them (a job
+// stored before they were recorded is added again to get its creator's).
 func (s *Service) update(ctx context.Context, method, id string, patch obj) (*Job, error) {
 	now := s.now()
 	s.mu.Lock()
