@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -494,5 +495,38 @@ func TestAddWarnsOfAnUndeliverableAnnounce(t *testing.T) {
 	}
 	if j := newHarness(t, `{"channels":{"telegram":{"botToken":"x"}}}`).must("cron.add", job); j.Get("deliveryPreview").Exists() {
 		t.Fatalf("with a channel: %s", j.Raw)
+	}
+}
+
+// A job records its creator's scopes beside it in the store: they survive
+// a restart, an update (even by a caller holding more) leaves them as
+// they were, and a row without them (stored before they were recorded)
+// loads as unknown, which its turns resolve to the least.
+func TestJobScopesAreStoredAndKept(t *testing.T) {
+	dir := t.TempDir()
+	h := openHarness(t, dir, "", 1_800_000_000_000)
+	creator := *h.env
+	creator.Subject = tools.Subject{Kind: tools.CallerOperator, Role: "operator", Scopes: []string{"operator.admin", "operator.read"}}
+	out, err := tools.Invoke(context.Background(), &creator, tools.Call{Method: "cron.add", Args: json.RawMessage(`{"name":"j","every":"1h","text":"t"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := gjson.GetBytes(out, "id").String()
+	if gjson.GetBytes(out, "scopes").Exists() {
+		t.Fatalf("the scopes are in the job's wire shape: %s", out)
+	}
+	h.must("cron.update", `{"id":"`+id+`","patch":{"name":"k"}}`) // by the local user, who holds every scope
+	h.close()
+	h2 := openHarness(t, dir, "", 1_800_000_000_000)
+	if got := h2.s.byID[id].scopes; !slices.Equal(got, []string{"operator.admin", "operator.read"}) {
+		t.Fatalf("scopes after an update and a restart: %v", got)
+	}
+	if _, err := h2.store.DB().Exec(`UPDATE cron_jobs SET scopes = NULL WHERE id = ?`, id); err != nil {
+		t.Fatal(err)
+	}
+	h2.close()
+	h3 := openHarness(t, dir, "", 1_800_000_000_000)
+	if got := h3.s.byID[id].scopes; got != nil {
+		t.Fatalf("a row without scopes loads as %v", got)
 	}
 }
