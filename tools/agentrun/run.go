@@ -5,8 +5,9 @@
 // runs the model's tool calls through the one door (tools.Invoke) as the
 // agent (Subject kind agent with the session key: policy and loop
 // detection apply) holding the scopes of whoever started the run
-// (Request.Scopes, tools/grant.go: never more), appends every message to the session's transcript and
-// stops on a final answer, the step limit, the timeout or cancellation.
+// (Request.Scopes, tools/grant.go: never more), appends every message to
+// the session's transcript and stops on a final answer, the step limit,
+// the timeout or cancellation.
 // Runs are gateway jobs: the `agent` method answers accepted at once and
 // the final result on the same request; a caller that disconnects loses
 // the answer, not the run (agent.wait and sessions history find it).
