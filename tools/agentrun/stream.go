@@ -35,6 +35,7 @@ const (
 type textStream struct {
 	r          *Runner
 	runID, key string
+	interval   time.Duration // streamInterval (tests shorten or lengthen it)
 
 	mu      sync.Mutex
 	pending strings.Builder // text not yet published
@@ -46,7 +47,7 @@ type textStream struct {
 }
 
 func (r *Runner) newTextStream(runID, key string) *textStream {
-	return &textStream{r: r, runID: runID, key: key}
+	return &textStream{r: r, runID: runID, key: key, interval: streamInterval}
 }
 
 // onDelta is the model call's providers.Request.OnDelta.
@@ -61,7 +62,7 @@ func (s *textStream) onDelta(d providers.Delta) {
 	}
 	s.pending.WriteString(d.Text)
 	s.text.WriteString(d.Text)
-	wait := streamInterval - time.Since(s.last)
+	wait := s.interval - time.Since(s.last)
 	if wait <= 0 || s.pending.Len() >= streamChunkMax {
 		s.flush()
 		return
