@@ -12,8 +12,8 @@ import (
 
 // The README's sessions examples on a fresh state, as a user runs them: a
 // session other than main exists once a turn ran on it (`openclaw agent
-// --session-key`), then `sessions send` and `sessions status --model` work
-// on it; a model its provider does not list is refused with exit 2 and
+// --session-key`; before that, sessions send says so), then `sessions
+// send` and `sessions status --model` work on it; a model its provider does not list is refused with exit 2 and
 // one line naming the known ones.
 func TestSessionsExamplesOnAFreshState(t *testing.T) {
 	m := &scripted{script: func(req gjson.Result) reply { return reply{text: "echo: " + lastUser(req)} }}
@@ -27,8 +27,9 @@ func TestSessionsExamplesOnAFreshState(t *testing.T) {
 		code := commands.Main(append([]string{"openclaw"}, args...), strings.NewReader(""), &out, &errb)
 		return code, out.String(), errb.String()
 	}
-	if code, out, _ := run("sessions", "send", "--session-key", "agent:main:ops", "--message", "status?"); code == 0 {
-		t.Fatalf("a send to a session that does not exist yet: exit 0 %s", out)
+	if code, out, errs := run("sessions", "send", "--session-key", "agent:main:ops", "--message", "status?"); code == 0 ||
+		!strings.Contains(errs, "a turn creates one: openclaw agent --session-key agent:main:ops --message") {
+		t.Fatalf("a send to a session that does not exist yet: exit %d %s %s", code, out, errs)
 	}
 	if code, out, errs := run("agent", "--session-key", "agent:main:ops", "--message", "you watch the deploys"); code != 0 {
 		t.Fatalf("agent: exit %d %s %s", code, out, errs)
