@@ -201,23 +201,15 @@ func agentEnv(base *tools.Env, agentID, key, cwd string, scopes []string) *tools
 	return &env
 }
 
-// publishChat sends the original's chat event: the assistant text so far
-// (state delta), or how the run ended (final, aborted, error).
+// publishChat sends the original's chat event for how the run ended
+// (final, aborted, error); textStream sends the delta ones.
 func (r *Runner) publishChat(runID, key, state, text, errMsg string) {
 	if r.Events == nil {
 		return
 	}
-	r.mu.Lock()
-	r.seq["chat:"+runID]++
-	seq := r.seq["chat:"+runID]
-	if state != "delta" {
-		delete(r.seq, "chat:"+runID)
-	}
-	r.mu.Unlock()
-	ev := map[string]any{"runId": runID, "sessionKey": key, "seq": seq, "state": state}
+	ev := map[string]any{"runId": runID, "sessionKey": key, "seq": r.chatSeq(runID, state), "state": state}
 	if text != "" || state == "final" {
-		ev["message"] = map[string]any{"role": "assistant", "content": []map[string]any{{"type": "text", "text": text}},
-			"timestamp": time.Now().UnixMilli()}
+		ev["message"] = assistantMessage(text)
 	}
 	if errMsg != "" {
 		ev["errorMessage"] = errMsg
@@ -347,15 +339,10 @@ func (r *Runner) Run(ctx context.Context, base *tools.Env, runID string, req Req
 	}
 	for step := 0; step < maxSteps; step++ {
 		out.Steps = step + 1
-		var sofar strings.Builder
+		stream := r.newTextStream(runID, key)
 		resp, err := prov.Chat(ctx, providers.Request{Model: ref.Model, System: system, Messages: msgs, Tools: defs,
-			OnDelta: func(d providers.Delta) {
-				if d.Text != "" {
-					sofar.WriteString(d.Text)
-					r.publish(runID, "assistant", map[string]any{"text": sofar.String(), "delta": d.Text})
-					r.publishChat(runID, key, "delta", sofar.String(), "")
-				}
-			}})
+			OnDelta: stream.onDelta})
+		stream.end()
 		if err != nil {
 			return r.ended(ctx, finish, err)
 		}
