@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -77,6 +78,7 @@ func (r *runtime) serve(c *cli.Context) error {
 		opts.Password = strings.TrimSpace(string(b))
 	}
 	opts.Port = gateway.ResolvePort(c.Int("port"), p, cfg, r.getenv)
+	var lockWait time.Duration
 	if c.Bool("force") {
 		pids, err := gateway.FreePort(opts.Port, 3*time.Second)
 		if err != nil {
@@ -84,13 +86,31 @@ func (r *runtime) serve(c *cli.Context) error {
 		}
 		if len(pids) > 0 {
 			fmt.Fprintf(r.stderr, "openclaw serve --force: stopped pid %v on port %d\n", pids, opts.Port)
+			lockWait = 10 * time.Second // the stopped gateway may still hold the state dir while it exits
 		}
 	}
+	// One gateway per state dir, locked before New opens the database and
+	// recovers the previous run's jobs: a second gateway's recovery would
+	// end the first one's running commands (exit 1, naming the holder).
+	lock, err := gateway.LockState(p.StateDir, opts.Port, lockWait)
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
 	srv, err := gateway.New(opts)
 	if err != nil {
+		// Option and config errors are usage (2); state errors (a corrupt
+		// database) carry their own code (FAILED: exit 1).
+		var fe *tools.Error
+		if errors.As(err, &fe) {
+			return fe
+		}
 		return tools.Errorf(tools.CodeUsage, "%v", err)
 	}
 	if err := srv.Listen(); err != nil {
+		return err
+	}
+	if err := lock.SetPort(srv.Port()); err != nil {
 		return err
 	}
 	if r.io.errTTY {

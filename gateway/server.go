@@ -183,6 +183,17 @@ func (s *Server) Addr() string {
 	return s.ln.Addr().String()
 }
 
+// Port is the bound TCP port (0 before Listen).
+func (s *Server) Port() int {
+	if s.ln == nil {
+		return 0
+	}
+	if a, ok := s.ln.Addr().(*net.TCPAddr); ok {
+		return a.Port
+	}
+	return 0
+}
+
 // Config is the config in force (swapped on reload; never nil).
 func (s *Server) Config() *config.Config { return s.cfg.Load() }
 
