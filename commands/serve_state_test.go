@@ -82,3 +82,58 @@ func TestSecondGatewayOnStateDirExits(t *testing.T) {
 		t.Fatalf("the first gateway lists its command as %q, want running: %s", st, list)
 	}
 }
+
+// An empty or corrupt openclaw.db (issue 30 item 8): `openclaw serve`
+// exits 1 (an error of the state, not of its usage) with one line that
+// says what to do, and leaves the file as it was. Before, the empty file
+// silently became a fresh store and a corrupt one exited 2.
+func TestServeRefusesUnusableDatabase(t *testing.T) {
+	exe, err := exec.LookPath("openclaw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, content := range map[string]string{"empty": "", "corrupt": strings.Repeat("garbage!", 1024)} {
+		t.Run(name, func(t *testing.T) {
+			state := filepath.Join(t.TempDir(), "state")
+			if err := os.MkdirAll(state, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			db := filepath.Join(state, "openclaw.db")
+			if err := os.WriteFile(db, []byte(content), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			port, err := porttest.Pick()
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(exe, "serve", "--port", strconv.Itoa(port), "--auth", "token", "--token", "sig")
+			cmd.Env = append(os.Environ(), "HOME="+filepath.Dir(state), "OPENCLAW_STATE_DIR="+state)
+			var se bytes.Buffer
+			cmd.Stderr = &se
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			var werr error
+			select {
+			case werr = <-done:
+			case <-time.After(30 * time.Second):
+				_ = cmd.Process.Kill()
+				<-done
+				t.Fatalf("serve started on an unusable database\n%s", se.String())
+			}
+			var ee *exec.ExitError
+			if !errors.As(werr, &ee) || ee.ExitCode() != 1 {
+				t.Fatalf("serve: %v, want exit 1\n%s", werr, se.String())
+			}
+			msg := strings.TrimSpace(se.String())
+			if strings.Contains(msg, "\n") || !strings.Contains(msg, db) || !strings.Contains(msg, "move it aside") {
+				t.Fatalf("serve said %q, want one line naming %s and what to do", msg, db)
+			}
+			if b, err := os.ReadFile(db); err != nil || string(b) != content {
+				t.Fatalf("the database file changed (%d bytes, %v)", len(b), err)
+			}
+		})
+	}
+}
