@@ -37,7 +37,8 @@ func (r *runtime) serveCommand(name string) *cli.Command {
 		Description: "Listens on one port for HTTP and WebSocket, loopback only unless --bind says otherwise\n" +
 			"(which then needs --auth token or password). SIGTERM, SIGINT and SIGHUP drain and stop (exit 0\n" +
 			"after a clean drain, 1 when requests were still running at the drain deadline); SIGUSR1 reloads\n" +
-			"the config in place.\n\nEXAMPLES:\n   openclaw serve\n   openclaw serve --auth token --token s3cret --port 18790\n   openclaw --dev serve",
+			"the config in place. One gateway per state dir: a second one on the same state dir exits 1,\n" +
+			"naming the pid and port of the one running (its lock is <state>/gateway.lock).\n\nEXAMPLES:\n   openclaw serve\n   openclaw serve --auth token --token s3cret --port 18790\n   openclaw --dev serve",
 		Flags:  serveFlags(),
 		Action: r.serve,
 	}
