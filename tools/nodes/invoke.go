@@ -57,6 +57,7 @@ type invokeRequest struct {
 // that answers after the timeout is told ignored:true. dispatched reports
 // whether the request reached the node's connection.
 func (h *hub) dispatch(ctx context.Context, r invokeRequest) (out invokeOutcome, dispatched bool) {
+	h.reap()
 	h.mu.Lock()
 	ln := h.live[r.nodeID]
 	h.mu.Unlock()

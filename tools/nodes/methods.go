@@ -260,6 +260,7 @@ func (h *hub) invokeChecked(ctx context.Context, env *tools.Env, p invokeParams,
 		return nil, tools.Errorf(protocol.ErrForbidden, "missing scope: %s", protocol.ScopeAdmin).WithDetails(map[string]any{
 			"code": protocol.DetailMissingScope, "missingScope": protocol.ScopeAdmin, "requiredScopes": []string{protocol.ScopeAdmin}})
 	}
+	h.reap()
 	h.mu.Lock()
 	ln := h.live[nodeID]
 	var effective []string

@@ -17,6 +17,7 @@ import (
 // pairList is node.pair.list: pending requests newest first, paired nodes
 // most recently approved first.
 func (h *hub) pairList() map[string]any {
+	h.reap()
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	pending := make([]pendingRequest, 0, len(h.pending))
