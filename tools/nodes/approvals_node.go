@@ -66,8 +66,10 @@ func (h *hub) relayApprovals(ctx context.Context, env *tools.Env, nodeID, comman
 		}
 		return nil, err
 	}
-	answer, _ := res.(map[string]any)
-	payload := answer["payload"]
+	var payload any
+	if answer, ok := res.(*invokeReply); ok {
+		_ = json.Unmarshal(answer.Payload, &payload)
+	}
 	if command == "system.execApprovals.get" {
 		if m, ok := payload.(map[string]any); !ok || m["file"] == nil {
 			return nil, tools.Errorf(protocol.ErrInvalidRequest, "node returned invalid exec approvals payload")
