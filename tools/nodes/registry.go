@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/google/uuid"
+	"golang.org/x/time/rate"
 
 	"github.com/openclaw-go/openclaw/config"
 	"github.com/openclaw-go/openclaw/protocol"
@@ -41,7 +42,8 @@ func (h *hub) ConnReady(info tools.ConnInfo) {
 	}
 	now := nowMs()
 	ln := &liveNode{info: info, nodeID: nodeID, caps: caps, commands: commands, withheld: withheld,
-		perms: maps.Clone(info.Permissions), allDeclared: declared, lastSeenAtMs: now, lastSeenReason: "connect"}
+		perms: maps.Clone(info.Permissions), allDeclared: declared, lastSeenAtMs: now, lastSeenReason: "connect",
+		events: rate.NewLimiter(eventRate, eventBurst)}
 	if h.conns != nil {
 		ln.gone = h.conns.Closed(info.ConnID)
 	}
@@ -212,6 +214,7 @@ func (h *hub) prunePendingLocked() {
 			}
 		}
 		delete(h.pending, victim.RequestID)
+		h.pendingDropped++
 	}
 }
 
@@ -293,6 +296,7 @@ type nodeEntry struct {
 	LastSeenAtMs         int64           `json:"lastSeenAtMs,omitempty"`
 	LastSeenReason       string          `json:"lastSeenReason,omitempty"`
 	ApprovedAtMs         int64           `json:"approvedAtMs,omitempty"`
+	DroppedEvents        int64           `json:"droppedEvents,omitempty"` // node.event over the rate limit on this connection
 	Paired               bool            `json:"paired"`
 	Connected            bool            `json:"connected"`
 }
@@ -373,6 +377,7 @@ func (h *hub) entryLocked(cfg *config.Config, id string, withPending bool) nodeE
 			e.LastSeenAtMs, e.LastSeenReason = ln.lastSeenAtMs, ln.lastSeenReason
 		}
 		e.Connected, e.Paired = true, true // a node connects only with a paired device
+		e.DroppedEvents = ln.droppedEvents
 		if withPending {
 			e.DeclaredCommands, e.WithheldCommands = ln.allDeclared, ln.withheld
 		}
