@@ -28,7 +28,7 @@ import (
 
 const (
 	propTargetNode = `"target":{"type":"string","enum":["host","node"],"description":"host (this machine, default) or node (a node host's browser, through browser.proxy)"},` +
-		`"node":{"type":"string","description":"Node for target=node: id, display name or unique prefix (default gateway.nodes.browser.node)"}`
+		`"node":{"type":"string","description":"Node for target=node: id, display name (build-box finds \"Build Box\"), IP or id prefix (default gateway.nodes.browser.node)"}`
 	maxProxyFileBytes = 32 << 20
 )
 

@@ -22,7 +22,7 @@ import (
 // `openclaw nodes a b` (camera_snap → nodes camera snap).
 
 const (
-	propNode          = `"node":{"type":"string","description":"Node id, display name, IP, or a unique prefix of either"}`
+	propNode          = `"node":{"type":"string","description":"Node id, display name (case and punctuation ignored: build-box finds \"Build Box\"), IP, id prefix (6+ characters) or a unique name prefix"}`
 	propInvokeTimeout = `"invokeTimeout":{"type":"integer","minimum":1,"description":"Milliseconds the node has to answer (default: the action's)"}`
 )
 
