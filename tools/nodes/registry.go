@@ -42,8 +42,7 @@ func (h *hub) ConnReady(info tools.ConnInfo) {
 	}
 	now := nowMs()
 	ln := &liveNode{info: info, nodeID: nodeID, caps: caps, commands: commands, withheld: withheld,
-		perms: maps.Clone(info.Permissions), allDeclared: declared, lastSeenAtMs: now, lastSeenReason: "connect",
-		events: rate.NewLimiter(eventRate, eventBurst)}
+		perms: maps.Clone(info.Permissions), allDeclared: declared, lastSeenAtMs: now, lastSeenReason: "connect"}
 	if h.conns != nil {
 		ln.gone = h.conns.Closed(info.ConnID)
 	}
@@ -59,6 +58,12 @@ func (h *hub) ConnReady(info tools.ConnInfo) {
 		delete(h.byConn, old.info.ConnID)
 		replaced = old
 	}
+	// The node.event budget is the node's, not the connection's: a
+	// reconnect does not refill it.
+	if h.eventBudget[nodeID] == nil {
+		h.eventBudget[nodeID] = rate.NewLimiter(eventRate, eventBurst)
+	}
+	ln.events = h.eventBudget[nodeID]
 	h.live[nodeID] = ln
 	h.byConn[info.ConnID] = ln
 	rec := h.paired[nodeID]

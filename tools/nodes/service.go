@@ -39,10 +39,10 @@ const (
 	maxReportBytes = 512 << 10 // one skills/pluginTools/runnerInventory report
 	defaultInvoke  = 30 * time.Second
 	maxInvoke      = 24 * time.Hour
-	// node.event per node connection: a token bucket (eventRate a second,
-	// eventBurst at once); the excess is dropped, counted and warned of
-	// at most once per dropWarnEvery. A node host sends stats once a
-	// minute and a few exec events per command.
+	// node.event per node, kept across its reconnects: a token bucket
+	// (eventRate a second, eventBurst at once); the excess is dropped,
+	// counted and warned of at most once per dropWarnEvery. A node host
+	// sends stats once a minute and a few exec events per command.
 	eventRate     = 20
 	eventBurst    = 100
 	dropWarnEvery = 10 * time.Second
@@ -152,6 +152,9 @@ type hub struct {
 	statsFlush map[string]bool
 	// pendingDropped counts pending requests pushed out by maxPending.
 	pendingDropped int64
+	// eventBudget is each node's node.event token bucket, by nodeId (one
+	// per device that ever connected as a node).
+	eventBudget map[string]*rate.Limiter
 }
 
 func newHub(env *tools.Env) (*hub, error) {
@@ -159,7 +162,7 @@ func newHub(env *tools.Env) (*hub, error) {
 		paired: map[string]*pairedNode{}, pending: map[string]*pendingRequest{},
 		live: map[string]*liveNode{}, byConn: map[string]*liveNode{}, invokes: map[string]*invocation{},
 		actions: map[string][]pendingAction{}, work: map[string]*workQueue{}, consumed: map[string]int64{},
-		statsFlush: map[string]bool{}}
+		statsFlush: map[string]bool{}, eventBudget: map[string]*rate.Limiter{}}
 	h.warn = func(format string, args ...any) {
 		if env.Warn != nil {
 			fmt.Fprintf(env.Warn, "nodes: "+format+"\n", args...)
