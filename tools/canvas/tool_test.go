@@ -228,7 +228,7 @@ func TestCanvasToolThroughNodeInvoke(t *testing.T) {
 		t.Fatalf("node error: %d %s", code, errs)
 	}
 	// An unknown node names the known ones.
-	if _, errs, code := g.cli("", "nodes", "canvas", "hide", "--node", "nope"); code == 0 || !strings.Contains(errs, "unknown node: nope (known: Canvas Box)") {
+	if _, errs, code := g.cli("", "nodes", "canvas", "hide", "--node", "nope"); code == 0 || !strings.Contains(errs, `unknown node "nope" (known: Canvas Box)`) {
 		t.Fatalf("unknown node: %d %s", code, errs)
 	}
 	// The human lines, as the original CLI prints them.
