@@ -213,3 +213,32 @@ func TestChannelSelection(t *testing.T) {
 		t.Fatalf("%v", err)
 	}
 }
+
+// A hard link made in the workspace to a file elsewhere passes the roots
+// check by its name; a model's attachment of it is refused (exit 3) and
+// nothing reaches the channel. The local user may still attach it.
+func TestMediaHardLinkRefusedForModels(t *testing.T) {
+	b, env := setup(t, nil)
+	if err := os.MkdirAll(env.Workspace, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	outside := filepath.Join(t.TempDir(), "secret.txt")
+	if err := os.WriteFile(outside, []byte("secret"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(outside, filepath.Join(env.Workspace, "linked.txt")); err != nil {
+		t.Fatal(err)
+	}
+	env.Subject = tools.Subject{Kind: tools.CallerAgent, SessionKey: "agent:main:cron:x"}
+	_, err := send(env, `{"target":"1","media":"linked.txt"}`)
+	if exitOf(err) != 3 || !strings.Contains(err.Error(), "hard links") {
+		t.Fatalf("hard-linked media: %v", err)
+	}
+	if len(b.calls) != 0 {
+		t.Fatalf("a refused attachment reached the API: %v", b.calls)
+	}
+	env.Subject = tools.Subject{}
+	if _, err := send(env, `{"target":"1","media":"`+filepath.Join(env.Workspace, "linked.txt")+`"}`); err != nil {
+		t.Fatal(err)
+	}
+}
