@@ -3,7 +3,6 @@ package mcpserve_test
 import (
 	"bufio"
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -23,24 +22,40 @@ import (
 	"github.com/openclaw-go/openclaw/mcpserve"
 )
 
-// bin is the real openclaw binary, built once for the package's tests.
-var bin string
+// bin is the real openclaw binary, built once, by the first test that
+// makes a home (newHome): a fuzz worker runs TestMain too, and a build there
+// (tens of seconds on a loaded machine) used the whole fuzz time of
+// FuzzCheckLine before its baseline could run.
+var (
+	bin      string
+	binDir   string
+	binErr   error
+	binBuild sync.Once
+)
+
+func buildBin(t *testing.T) {
+	t.Helper()
+	binBuild.Do(func() {
+		if binDir, binErr = os.MkdirTemp("", "mcpserve-bin"); binErr != nil {
+			return
+		}
+		out := filepath.Join(binDir, "openclaw")
+		build := exec.Command("go", "build", "-o", out, "../cmd/openclaw")
+		build.Stdout, build.Stderr = os.Stderr, os.Stderr
+		if binErr = build.Run(); binErr == nil {
+			bin = out
+		}
+	})
+	if binErr != nil {
+		t.Fatalf("build openclaw: %v", binErr)
+	}
+}
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "mcpserve-bin")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	bin = filepath.Join(dir, "openclaw")
-	build := exec.Command("go", "build", "-o", bin, "../cmd/openclaw")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "build openclaw:", err)
-		os.Exit(1)
-	}
 	code := m.Run()
-	os.RemoveAll(dir)
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
 	os.Exit(code)
 }
 
@@ -63,6 +78,7 @@ type home struct {
 
 func newHome(t *testing.T) home {
 	t.Helper()
+	buildBin(t)
 	d := t.TempDir()
 	h := home{dir: d, state: filepath.Join(d, ".openclaw"), ws: filepath.Join(d, "ws")}
 	h.config = filepath.Join(h.state, "openclaw.json")
