@@ -308,3 +308,36 @@ func TestRefusalGivesTheRealReason(t *testing.T) {
 		t.Errorf("policy refusal: %q", text(res))
 	}
 }
+
+// gateway.tools.allow names tools, which HTTPOptions serves; an entry that
+// is no tool here is reported once, naming the key to use instead.
+func TestHTTPOptionsWarnsOnce(t *testing.T) {
+	var got []string
+	warn := func(m string) { got = append(got, m) }
+	for range 2 {
+		o := mcpserve.HTTPOptions(nil, []string{"read", "reed"}, nil, warn)
+		if !slices.Equal(o.Tools, []string{"read"}) {
+			t.Fatalf("Tools %v", o.Tools)
+		}
+	}
+	if len(got) != 1 || !strings.Contains(got[0], `"reed"`) || !strings.Contains(got[0], mcpserve.ToolsetsKey) {
+		t.Fatalf("warnings %q", got)
+	}
+}
+
+// gateway.mcp.toolsets is validated by the config schema: every toolset
+// name (with + or - and group:) passes, an unknown one is an issue at its
+// path.
+func TestToolsetsKeyInSchema(t *testing.T) {
+	for _, n := range mcpserve.ToolsetNames() {
+		for _, v := range []string{n, "+" + n, "-" + n, "group:" + n} {
+			if env := envWith(t, `{gateway: {mcp: {toolsets: ["`+v+`"]}}}`); !env.Config.Valid() {
+				t.Errorf("toolset %q refused: %v", v, env.Config.Issues())
+			}
+		}
+	}
+	env := envWith(t, `{gateway: {mcp: {toolsets: ["fss"]}}}`)
+	if iss := env.Config.Issues(); len(iss) != 1 || config.FormatWarning(iss[0]) != "gateway.mcp.toolsets[0]: "+iss[0].Message {
+		t.Fatalf("unknown toolset: %v", iss)
+	}
+}

@@ -529,3 +529,48 @@ func TestStdioMalformedLines(t *testing.T) {
 		})
 	}
 }
+
+// The README's Claude Code example, run as written (from the project
+// directory, as Claude Code starts it): its server lists the file tools and
+// `read` of a relative path reads the file in that directory.
+func TestReadmeClaudeExample(t *testing.T) {
+	h := newHome(t)
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const prefix = "claude mcp add openclaw -- openclaw "
+	var args []string
+	for _, line := range strings.Split(string(readme), "\n") {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), prefix); ok {
+			args = strings.Fields(rest)
+			break
+		}
+	}
+	if len(args) < 2 || args[0] != "mcp" || args[1] != "serve" {
+		t.Fatalf("README has no %q… example: %q", prefix, args)
+	}
+	project := filepath.Join(h.dir, "project")
+	if err := os.MkdirAll(project, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(project, "notes.txt"), []byte("from the project\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := exec.Command(bin, args...)
+	c.Env, c.Stderr, c.Dir = h.cmd().Env, os.Stderr, project
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "claude-code", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: c}, nil)
+	if err != nil {
+		t.Fatalf("connect %v: %v", args, err)
+	}
+	defer cs.Close()
+	if list := names(t, cs); !slices.Contains(list, "read") || !slices.Contains(list, "edit") || slices.Contains(list, "gateway") {
+		t.Fatalf("`openclaw %s` lists %v: no file tools", strings.Join(args, " "), list)
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "read", Arguments: map[string]any{"path": "notes.txt"}})
+	if err != nil || res.IsError || text(res) != "from the project\n" {
+		t.Fatalf("read notes.txt: %v %q", err, text(res))
+	}
+}
