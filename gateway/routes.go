@@ -42,12 +42,13 @@ func newRoutes(s *Server) *routes {
 
 // mcpHandler is POST /mcp: the MCP front door (mcpserve) as stateless
 // streamable HTTP, behind the bearer guard. Each request gets a server
-// built from the current config, with the original's /tools/invoke deny
-// list (mcpserve.HTTPDeny) as adjusted by gateway.tools.allow/deny as its
-// default deny; calls run here through tools.Invoke as caller kind mcp.
+// built from the current config: the toolsets of gateway.mcp.toolsets, the
+// original's /tools/invoke deny list (mcpserve.HTTPDeny) as adjusted by
+// gateway.tools.allow/deny (mcpserve.HTTPOptions); calls run here through
+// tools.Invoke as caller kind mcp.
 func (s *Server) mcpHandler() http.Handler {
 	return mcpserve.HTTPHandler(func(*http.Request) (*mcpserve.Server, error) {
-		var allow, deny []string
+		var allow, deny, toolsets []string
 		cfg := s.Config()
 		if err := cfg.Decode("gateway.tools.allow", &allow); err != nil {
 			return nil, fmt.Errorf("gateway.tools.allow: %w", err)
@@ -55,8 +56,11 @@ func (s *Server) mcpHandler() http.Handler {
 		if err := cfg.Decode("gateway.tools.deny", &deny); err != nil {
 			return nil, fmt.Errorf("gateway.tools.deny: %w", err)
 		}
+		if err := cfg.Decode(mcpserve.ToolsetsKey, &toolsets); err != nil {
+			return nil, fmt.Errorf("%s: %w", mcpserve.ToolsetsKey, err)
+		}
 		return mcpserve.New(mcpserve.Config{
-			Options: mcpserve.Options{DefaultDeny: mcpserve.HTTPDenyFor(allow, deny)},
+			Options: mcpserve.HTTPOptions(toolsets, allow, deny, func(m string) { s.log.Warnf("%s", m) }),
 			Env: func() (*tools.Env, error) {
 				env := s.baseEnv()
 				return &env, nil
