@@ -81,6 +81,9 @@ func runExec(ctx context.Context, env *tools.Env, p execParams) (any, error) {
 	if isNodeHost(env, p) {
 		return runOnNode(ctx, env, p) // host_node.go
 	}
+	if err := checkSandbox(env, p); err != nil {
+		return nil, err
+	}
 	if err := checkHost(env, p); err != nil {
 		return nil, err
 	}

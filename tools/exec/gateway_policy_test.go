@@ -173,3 +173,61 @@ func TestEnvOverridesAreAnAllowlistMiss(t *testing.T) {
 		t.Error("an env override ran a hook: PWNED exists")
 	}
 }
+
+// issue 30 item 5: with agents.defaults.sandbox.mode "all" an agent's exec
+// ran on the host. This build has no sandbox backend: a call the config
+// sandboxes is refused with one line naming the key, and nothing runs;
+// "non-main" sandboxes every session but the agent's main one; a per-agent
+// mode applies to that agent; the gateway names the keys when it starts.
+func TestSandboxedCallsAreRefusedNotRunOnTheHost(t *testing.T) {
+	dir := t.TempDir()
+	touch := func(marker string) map[string]any {
+		return map[string]any{"command": "touch " + filepath.Join(dir, marker), "workdir": dir}
+	}
+	refused := func(what string, r gjson.Result, want string) {
+		t.Helper()
+		if r.Get("ok").Bool() || r.Get("error.code").String() != "DENIED" || r.Get("error.message").String() != want {
+			t.Errorf("%s: %s\nwant the refusal %q", what, r.Raw, want)
+		}
+	}
+	ran := func(what string, r gjson.Result) {
+		t.Helper()
+		if !r.Get("ok").Bool() {
+			t.Errorf("%s: %s", what, r.Raw)
+		}
+	}
+
+	g, w := policyGateway(t, `{"agents":{"defaults":{"sandbox":{"mode":"all"}}}}`, nil)
+	all := `sandbox mode "all" is configured (agents.defaults.sandbox.mode) but this build has no sandbox backend yet: ` +
+		`set agents.defaults.sandbox.mode to "off" to run on this machine, or send the command to a node (host=node)`
+	refused("mode all, main session", invokeExec(t, w, touch("all-main"), map[string]any{"sessionKey": "agent:main:main"}), all)
+	refused("mode all, no session", invokeExec(t, w, touch("all-direct"), nil), all)
+	refused("mode all, host=gateway asked", invokeExec(t, w, map[string]any{"command": "touch " + filepath.Join(dir, "all-gw"), "host": "gateway"}, nil), all)
+	log, err := os.ReadFile(filepath.Join(g.Dir, "logs", "gateway.log"))
+	if err != nil || !strings.Contains(string(log), `agents.defaults.sandbox.mode is "all" but this build has no sandbox backend yet`) {
+		t.Errorf("the gateway did not say at start that the sandbox is missing (%v):\n%s", err, log)
+	}
+
+	_, w = policyGateway(t, `{"agents":{"defaults":{"sandbox":{"mode":"non-main"}}}}`, nil)
+	nonMain := `sandbox mode "non-main" is configured (agents.defaults.sandbox.mode) but this build has no sandbox backend yet: ` +
+		`set agents.defaults.sandbox.mode to "off" to run on this machine, or send the command to a node (host=node)`
+	ran("non-main, main session", invokeExec(t, w, touch("nm-main"), map[string]any{"sessionKey": "agent:main:main"}))
+	refused("non-main, a group session", invokeExec(t, w, touch("nm-group"), map[string]any{"sessionKey": "agent:main:discord:group:123"}), nonMain)
+
+	_, w = policyGateway(t, `{"agents":{"list":[{"id":"main","default":true},{"id":"coder","sandbox":{"mode":"all"}}]}}`, nil)
+	ran("per-agent mode, another agent", invokeExec(t, w, touch("pa-main"), map[string]any{"agentId": "main"}))
+	refused("per-agent mode", invokeExec(t, w, touch("pa-coder"), map[string]any{"agentId": "coder"}),
+		`sandbox mode "all" is configured (agents.list[1].sandbox.mode) but this build has no sandbox backend yet: `+
+			`set agents.list[1].sandbox.mode to "off" to run on this machine, or send the command to a node (host=node)`)
+
+	for _, m := range []string{"all-main", "all-direct", "all-gw", "nm-group", "pa-coder"} {
+		if _, err := os.Stat(filepath.Join(dir, m)); err == nil {
+			t.Errorf("%s: a sandboxed command ran on the host", m)
+		}
+	}
+	for _, m := range []string{"nm-main", "pa-main"} {
+		if _, err := os.Stat(filepath.Join(dir, m)); err != nil {
+			t.Errorf("%s: an unsandboxed command did not run: %v", m, err)
+		}
+	}
+}
