@@ -74,7 +74,7 @@ func checkApproval(ctx context.Context, env *tools.Env, p execParams, cwd string
 	if ask == "off" {
 		msg := "exec denied: allowlist miss"
 		if len(envMissed) > 0 {
-			msg += fmt.Sprintf(" (environment override %s: an allowlist entry names the variables a call may set in its \"env\" list)",
+			msg += fmt.Sprintf(" (environment override %s: the program's allowlist entry must name it: openclaw approvals allow PATTERN --env KEY)",
 				strings.Join(envMissed, ", "))
 		}
 		return nil, tools.Errorf(tools.CodeDenied, "%s", msg).
