@@ -122,19 +122,30 @@ func StrictestAsk(vals ...string) string {
 const DefaultApprovalsAgent = "main"
 
 // Resolve is the agent's approvals policy from the file: its own entry's
-// fields over the defaults. An agent without an entry of its own never gets
-// a looser policy than the default agent's (main): security is the tightest
-// and ask and askFallback the strictest of the defaults and main's entry,
-// and only the defaults' allowlist applies (main's entries were granted to
-// main). An id nobody wrote policy for so never falls back to a laxer
-// defaults block (issue 30: defaults' built-in security is full while main
-// was set to allowlist). Empty fields mean the file does not say.
+// fields over the defaults. For an agent other than the default one
+// (main) a field its entry leaves out is never looser than main's: it is
+// the tightest (security, askFallback) or strictest (ask) of the defaults
+// and main, and only the defaults' allowlist is inherited (main's entries
+// were granted to main). So an id nobody wrote policy for, or one whose
+// entry holds only an allow-always entry, never falls back to a laxer
+// defaults block (issue 30: the defaults' built-in security is full while
+// `approvals set` made main allowlist). Empty fields mean the file does
+// not say.
 func (d *ExecApprovals) Resolve(agent string) ExecApprovalAgent {
 	def := d.Defaults
 	out := ExecApprovalAgent{Security: def.Security, Ask: def.Ask, AskFallback: def.AskFallback, AutoAllowSkills: def.AutoAllowSkills,
 		Allowlist: append([]AllowlistEntry{}, def.Allowlist...)}
 	if agent == "" {
 		agent = DefaultApprovalsAgent
+	}
+	if agent != DefaultApprovalsAgent {
+		m := d.Resolve(DefaultApprovalsAgent)
+		out.Security = TightestSecurity(out.Security, m.Security)
+		out.Ask = StrictestAsk(out.Ask, m.Ask)
+		out.AskFallback = TightestSecurity(out.AskFallback, m.AskFallback)
+		if m.AutoAllowSkills != nil && !*m.AutoAllowSkills {
+			out.AutoAllowSkills = m.AutoAllowSkills
+		}
 	}
 	if a := d.Agents[agent]; a != nil {
 		if a.Security != "" {
@@ -150,17 +161,6 @@ func (d *ExecApprovals) Resolve(agent string) ExecApprovalAgent {
 			out.AutoAllowSkills = a.AutoAllowSkills
 		}
 		out.Allowlist = append(out.Allowlist, a.Allowlist...)
-		return out
-	}
-	if agent == DefaultApprovalsAgent {
-		return out
-	}
-	m := d.Resolve(DefaultApprovalsAgent)
-	out.Security = TightestSecurity(out.Security, m.Security)
-	out.Ask = StrictestAsk(out.Ask, m.Ask)
-	out.AskFallback = TightestSecurity(out.AskFallback, m.AskFallback)
-	if m.AutoAllowSkills != nil && !*m.AutoAllowSkills {
-		out.AutoAllowSkills = m.AutoAllowSkills
 	}
 	return out
 }

@@ -83,6 +83,8 @@ func TestResolveNeverLooserThanMain(t *testing.T) {
 		Agents: map[string]*ExecApprovalAgent{
 			"main": {Security: "allowlist", Ask: "on-miss", AskFallback: "deny", AutoAllowSkills: &f, Allowlist: []AllowlistEntry{{Pattern: "git"}}},
 			"work": {Security: "full"},
+			// what allow-always leaves for an agent that had no entry
+			"ops": {Allowlist: []AllowlistEntry{{Pattern: "make", Source: "allow-always"}}},
 		},
 	}
 	for _, c := range []struct {
@@ -91,8 +93,9 @@ func TestResolveNeverLooserThanMain(t *testing.T) {
 	}{
 		{"main", "allowlist", "on-miss", "deny", []string{"ls", "git"}},
 		{"", "allowlist", "on-miss", "deny", []string{"ls", "git"}},
-		{"work", "full", "", "", []string{"ls"}}, // its own entry decides, as the original
+		{"work", "full", "on-miss", "deny", []string{"ls"}}, // its own fields decide; the rest no looser than main
 		{"zzz", "allowlist", "on-miss", "deny", []string{"ls"}},
+		{"ops", "allowlist", "on-miss", "deny", []string{"ls", "make"}},
 	} {
 		r := doc.Resolve(c.agent)
 		var allow []string

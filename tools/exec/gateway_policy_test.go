@@ -77,7 +77,11 @@ func mainAllowlist(entries ...policy.AllowlistEntry) *policy.ExecApprovals {
 // agent id nobody configured ran `id` under the defaults (built-in
 // security full) while main's allowlist refused it.
 func TestExecForAnUnknownAgentIsRefused(t *testing.T) {
-	_, w := policyGateway(t, `{"agents":{"list":[{"id":"main","default":true},{"id":"work"}]}}`, mainAllowlist())
+	doc := mainAllowlist()
+	// What allow-always leaves for an agent that had no entry: an
+	// allowlist and no security of its own.
+	doc.Agent("ops").Allowlist = []policy.AllowlistEntry{{Pattern: "true", Source: "allow-always"}}
+	_, w := policyGateway(t, `{"agents":{"list":[{"id":"main","default":true},{"id":"work"},{"id":"ops"}]}}`, doc)
 	dir := t.TempDir()
 	touch := func(marker string) map[string]any {
 		return map[string]any{"command": "touch " + filepath.Join(dir, marker), "workdir": dir}
@@ -101,7 +105,14 @@ func TestExecForAnUnknownAgentIsRefused(t *testing.T) {
 		!strings.Contains(r.Get("error.message").String(), "allowlist miss") {
 		t.Errorf("work: %s", r.Raw)
 	}
-	for _, m := range []string{"main-ran", "zzz-ran", "key-ran", "work-ran"} {
+	if r := invokeExec(t, w, touch("ops-ran"), map[string]any{"agentId": "ops"}); r.Get("ok").Bool() ||
+		!strings.Contains(r.Get("error.message").String(), "allowlist miss") {
+		t.Errorf("ops: %s", r.Raw)
+	}
+	if r := invokeExec(t, w, map[string]any{"command": "true", "workdir": dir}, map[string]any{"agentId": "ops"}); !r.Get("ok").Bool() {
+		t.Errorf("ops, its allowlisted true: %s", r.Raw)
+	}
+	for _, m := range []string{"main-ran", "zzz-ran", "key-ran", "work-ran", "ops-ran"} {
 		if _, err := os.Stat(filepath.Join(dir, m)); err == nil {
 			t.Errorf("%s: the command ran", m)
 		}
