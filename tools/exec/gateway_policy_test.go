@@ -242,3 +242,36 @@ func TestSandboxedCallsAreRefusedNotRunOnTheHost(t *testing.T) {
 		}
 	}
 }
+
+// The same hole in any tool's policy (issue 30 item 2): main's per-agent
+// tools.deny held for main, while tools.invoke naming an agent nobody
+// configured got the defaults' tool policy and wrote the file. The
+// gateway's tools.invoke and tools.effective refuse an unknown agent id.
+func TestToolsInvokeRefusesAnUnknownAgentForEveryTool(t *testing.T) {
+	dir := t.TempDir()
+	_, w := policyGateway(t, `{"agents":{"defaults":{"workspace":"`+dir+`"},"list":[{"id":"main","default":true,"tools":{"deny":["write"]}}]}}`, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	write := func(agent, name string) gjson.Result {
+		out, err := w.Call(ctx, "tools.invoke", map[string]any{"name": "write", "agentId": agent,
+			"args": map[string]any{"path": filepath.Join(dir, name), "content": "x"}})
+		if err != nil {
+			t.Fatalf("tools.invoke write: %v", err)
+		}
+		return gjson.ParseBytes(out)
+	}
+	if r := write("main", "main.txt"); r.Get("ok").Bool() || r.Get("error.code").String() != "DENIED" {
+		t.Errorf("main: %s", r.Raw)
+	}
+	if r := write("zzz", "zzz.txt"); r.Get("ok").Bool() || !strings.Contains(r.Get("error.message").String(), `unknown agent id "zzz"`) {
+		t.Errorf("unknown agent: %s", r.Raw)
+	}
+	for _, f := range []string{"main.txt", "zzz.txt"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+			t.Errorf("%s was written", f)
+		}
+	}
+	if _, err := w.Call(ctx, "tools.effective", map[string]any{"agentId": "zzz"}); err == nil || !strings.Contains(err.Error(), `unknown agent id "zzz"`) {
+		t.Errorf("tools.effective for an unknown agent: %v", err)
+	}
+}
