@@ -125,7 +125,8 @@ func (r *runtime) approvalsCommand() *cli.Command {
 			},
 			{
 				Name: "allow", Usage: "add allowlist entries (a path glob such as ~/bin/*, or a bare name such as rg)", ArgsUsage: "<pattern>...",
-				Flags: append(outputFlags(), agentFlag, &cli.StringFlag{Name: "arg-pattern", Usage: "`REGEX` the arguments must match"}),
+				Flags: append(outputFlags(), agentFlag, &cli.StringFlag{Name: "arg-pattern", Usage: "`REGEX` the arguments must match"},
+					&cli.StringSliceFlag{Name: "env", Usage: "environment variable `KEY` a call may set for this program (repeatable; any other override is a miss)"}),
 				Action: func(c *cli.Context) error {
 					if c.NArg() == 0 {
 						return tools.Errorf(tools.CodeUsage, "approvals allow needs a pattern")
@@ -133,7 +134,7 @@ func (r *runtime) approvalsCommand() *cli.Command {
 					return r.changeApprovals(c, func(doc *policy.ExecApprovals) {
 						a := doc.Agent(c.String("agent"))
 						for _, p := range c.Args().Slice() {
-							a.Allowlist = append(a.Allowlist, policy.AllowlistEntry{Pattern: p, ArgPattern: c.String("arg-pattern")})
+							a.Allowlist = append(a.Allowlist, policy.AllowlistEntry{Pattern: p, ArgPattern: c.String("arg-pattern"), Env: c.StringSlice("env")})
 						}
 					})
 				},

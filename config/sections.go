@@ -39,7 +39,8 @@ type GatewayRemote struct {
 // AgentsSection is the typed `agents` block.
 type AgentsSection struct {
 	Defaults struct {
-		Workspace string `json:"workspace"`
+		Workspace string         `json:"workspace"`
+		Sandbox   SandboxSection `json:"sandbox"`
 	} `json:"defaults"`
 	List []AgentEntry `json:"list"`
 }
@@ -51,6 +52,13 @@ type AgentEntry struct {
 	Default   bool               `json:"default"`
 	Workspace string             `json:"workspace"`
 	Tools     *policy.ToolPolicy `json:"tools"`
+	Sandbox   SandboxSection     `json:"sandbox"`
+}
+
+// SandboxSection is `agents.defaults.sandbox` or an agent's `sandbox`
+// (only the mode is read: this build has no sandbox backend, sandbox.go).
+type SandboxSection struct {
+	Mode string `json:"mode"`
 }
 
 // sections are decoded from Doc once per load, each on first use; a section that does not

@@ -93,6 +93,9 @@ func init() {
 			if sub.Subject.AgentID == "" {
 				sub.Subject.AgentID = defaultAgentID(env.Config)
 			}
+			if err := tools.CheckAgentID(env.Config, sub.Subject.AgentID); err != nil {
+				return nil, err // as the original: unknown agent id "x"
+			}
 			sub.Warn = nil
 			res := tools.EffectiveRegistered(&sub)
 			var callable []string
@@ -187,6 +190,11 @@ func runToolsInvoke(ctx context.Context, env *tools.Env, p invokeParams) (any, e
 	sub.Subject.AgentID, sub.Subject.SessionKey = p.AgentID, p.SessionKey
 	if sub.Subject.AgentID == "" {
 		sub.Subject.AgentID = tools.AgentFromSessionKey(p.SessionKey)
+	}
+	// An agent nobody configured has no policy of its own: refused, never
+	// run under the defaults' looser one (issue 30).
+	if err := tools.CheckAgentID(env.Config, sub.Subject.AgentID); err != nil {
+		return toolsInvokeResult{OK: false, ToolName: p.Name, Error: failure.AsError(err)}, nil
 	}
 	if p.AgentID != "" || p.SessionKey != "" {
 		// On behalf of an agent's turn: loop detection applies as to the

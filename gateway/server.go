@@ -152,6 +152,9 @@ func New(opts Options) (*Server, error) {
 	if auth.mode == AuthNone {
 		s.log.Warnf("auth none: any local process can connect with full access (loopback only)")
 	}
+	for _, w := range cfg.SandboxRequests() { // no sandbox backend: those calls are refused (tools/exec)
+		s.log.Warnf("%s", w)
+	}
 	if err := s.openState(); err != nil {
 		return nil, err
 	}

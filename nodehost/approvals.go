@@ -142,23 +142,16 @@ func policySnapshotOf(doc *policy.ExecApprovals, agent string) policySnapshot {
 	if agent == "" {
 		agent = "main"
 	}
-	sec, ask, allow := doc.Effective(agent)
-	s := policySnapshot{Security: sec, Ask: ask, AskFallback: doc.Defaults.AskFallback, AllowlistRules: []policyRule{}}
+	r := doc.Resolve(agent)
+	sec, ask, allow := r.Security, r.Ask, r.Allowlist
+	s := policySnapshot{Security: sec, Ask: ask, AskFallback: r.AskFallback, AllowlistRules: []policyRule{}}
 	if s.Security == "" {
 		s.Security = "full"
 	}
 	if s.Ask == "" {
 		s.Ask = "off"
 	}
-	auto := doc.Defaults.AutoAllowSkills
-	if a := doc.Agents[agent]; a != nil {
-		if a.AskFallback != "" {
-			s.AskFallback = a.AskFallback
-		}
-		if a.AutoAllowSkills != nil {
-			auto = a.AutoAllowSkills
-		}
-	}
+	auto := r.AutoAllowSkills
 	if s.AskFallback == "" {
 		s.AskFallback = "deny"
 	}

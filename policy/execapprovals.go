@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -27,13 +28,19 @@ type ExecApprovalAgent struct {
 // AllowlistEntry allows executables matching Pattern (and, when set, args
 // matching ArgPattern).
 type AllowlistEntry struct {
-	ID               string `json:"id,omitempty"`
-	Pattern          string `json:"pattern"`
-	ArgPattern       string `json:"argPattern,omitempty"`
-	Source           string `json:"source,omitempty"`
-	LastUsedAt       int64  `json:"lastUsedAt,omitempty"`
-	LastUsedCommand  string `json:"lastUsedCommand,omitempty"`
-	LastResolvedPath string `json:"lastResolvedPath,omitempty"`
+	ID         string `json:"id,omitempty"`
+	Pattern    string `json:"pattern"`
+	ArgPattern string `json:"argPattern,omitempty"`
+	// Env names the environment variables a call may set for this
+	// program (`env: ["GIT_PAGER"]`). In allowlist mode any other override
+	// is a miss: a program's own variables can run code (GIT_CONFIG_*,
+	// TAR_OPTIONS), which an argPattern cannot see. Our addition: the
+	// original keeps unknown entry fields as they are and ignores them.
+	Env              []string `json:"env,omitempty"`
+	Source           string   `json:"source,omitempty"`
+	LastUsedAt       int64    `json:"lastUsedAt,omitempty"`
+	LastUsedCommand  string   `json:"lastUsedCommand,omitempty"`
+	LastResolvedPath string   `json:"lastResolvedPath,omitempty"`
 }
 
 // NewExecApprovals is an empty document (what a missing file reads as).
@@ -110,21 +117,59 @@ func StrictestAsk(vals ...string) string {
 	return out
 }
 
-// Effective returns the agent's security and ask from the file: the
-// agent's own fields, then the defaults ("" when neither says).
-func (d *ExecApprovals) Effective(agent string) (security, ask string, allow []AllowlistEntry) {
-	security, ask = d.Defaults.Security, d.Defaults.Ask
-	allow = d.Defaults.Allowlist
+// DefaultApprovalsAgent is the agent whose entry `openclaw approvals set`
+// writes (legacy agents.default merges into it): every gateway has it.
+const DefaultApprovalsAgent = "main"
+
+// Resolve is the agent's approvals policy from the file: its own entry's
+// fields over the defaults. For an agent other than the default one
+// (main) a field its entry leaves out is never looser than main's: it is
+// the tightest (security, askFallback) or strictest (ask) of the defaults
+// and main, and only the defaults' allowlist is inherited (main's entries
+// were granted to main). So an id nobody wrote policy for, or one whose
+// entry holds only an allow-always entry, never falls back to a laxer
+// defaults block (issue 30: the defaults' built-in security is full while
+// `approvals set` made main allowlist). Empty fields mean the file does
+// not say.
+func (d *ExecApprovals) Resolve(agent string) ExecApprovalAgent {
+	def := d.Defaults
+	out := ExecApprovalAgent{Security: def.Security, Ask: def.Ask, AskFallback: def.AskFallback, AutoAllowSkills: def.AutoAllowSkills,
+		Allowlist: append([]AllowlistEntry{}, def.Allowlist...)}
+	if agent == "" {
+		agent = DefaultApprovalsAgent
+	}
+	if agent != DefaultApprovalsAgent {
+		m := d.Resolve(DefaultApprovalsAgent)
+		out.Security = TightestSecurity(out.Security, m.Security)
+		out.Ask = StrictestAsk(out.Ask, m.Ask)
+		out.AskFallback = TightestSecurity(out.AskFallback, m.AskFallback)
+		if m.AutoAllowSkills != nil && !*m.AutoAllowSkills {
+			out.AutoAllowSkills = m.AutoAllowSkills
+		}
+	}
 	if a := d.Agents[agent]; a != nil {
 		if a.Security != "" {
-			security = a.Security
+			out.Security = a.Security
 		}
 		if a.Ask != "" {
-			ask = a.Ask
+			out.Ask = a.Ask
 		}
-		allow = append(append([]AllowlistEntry{}, allow...), a.Allowlist...)
+		if a.AskFallback != "" {
+			out.AskFallback = a.AskFallback
+		}
+		if a.AutoAllowSkills != nil {
+			out.AutoAllowSkills = a.AutoAllowSkills
+		}
+		out.Allowlist = append(out.Allowlist, a.Allowlist...)
 	}
-	return security, ask, allow
+	return out
+}
+
+// Effective returns the agent's security, ask and allowlist from the file
+// (see Resolve; "" when the file does not say).
+func (d *ExecApprovals) Effective(agent string) (security, ask string, allow []AllowlistEntry) {
+	r := d.Resolve(agent)
+	return r.Security, r.Ask, r.Allowlist
 }
 
 // Segment is one simple command of a shell line: argv and whether argv[0]
@@ -283,6 +328,44 @@ func MatchAllowlist(seg Segment, entries []AllowlistEntry, home string) *Allowli
 		return e
 	}
 	return nil
+}
+
+// MatchAllowlistEnv is MatchAllowlist for a program run with the
+// environment overrides keys: only entries that allow every key (see
+// EntryAllowsEnv) can vouch for it. No keys: MatchAllowlist.
+func MatchAllowlistEnv(seg Segment, entries []AllowlistEntry, home string, keys []string) *AllowlistEntry {
+	if len(keys) == 0 {
+		return MatchAllowlist(seg, entries, home)
+	}
+	var ok []AllowlistEntry
+	for _, e := range entries {
+		if EntryAllowsEnv(e, keys) {
+			ok = append(ok, e)
+		}
+	}
+	if m := MatchAllowlist(seg, ok, home); m != nil {
+		for i := range entries {
+			if entries[i].Pattern == m.Pattern && entries[i].ArgPattern == m.ArgPattern && slices.Equal(entries[i].Env, m.Env) {
+				return &entries[i]
+			}
+		}
+	}
+	return nil
+}
+
+// EntryAllowsEnv reports whether entry e lets a call set every key: a
+// bare "*" (which allows everything) does; any other entry only the keys
+// its env list names (exact, case-sensitive, as the kernel compares them).
+func EntryAllowsEnv(e AllowlistEntry, keys []string) bool {
+	if e.Pattern == "*" && e.ArgPattern == "" {
+		return true
+	}
+	for _, k := range keys {
+		if !slices.Contains(e.Env, k) {
+			return false
+		}
+	}
+	return true
 }
 
 // pathGlob: ** any chars incl. /, * any except /, ? one except /; anchored.

@@ -72,3 +72,49 @@ func TestTightenAndFile(t *testing.T) {
 		t.Fatalf("legacy: %v %v %v", sec, allow, doc.Agents)
 	}
 }
+
+// An agent with no entry of its own is never looser than main (issue 30
+// item 2): `approvals set` writes agents.main, and an id nobody configured
+// used to fall back to the defaults block, whose built-in security is full.
+func TestResolveNeverLooserThanMain(t *testing.T) {
+	f := false
+	doc := &ExecApprovals{
+		Defaults: ExecApprovalAgent{Allowlist: []AllowlistEntry{{Pattern: "ls"}}},
+		Agents: map[string]*ExecApprovalAgent{
+			"main": {Security: "allowlist", Ask: "on-miss", AskFallback: "deny", AutoAllowSkills: &f, Allowlist: []AllowlistEntry{{Pattern: "git"}}},
+			"work": {Security: "full"},
+			// what allow-always leaves for an agent that had no entry
+			"ops": {Allowlist: []AllowlistEntry{{Pattern: "make", Source: "allow-always"}}},
+		},
+	}
+	for _, c := range []struct {
+		agent, sec, ask, fallback string
+		allow                     []string
+	}{
+		{"main", "allowlist", "on-miss", "deny", []string{"ls", "git"}},
+		{"", "allowlist", "on-miss", "deny", []string{"ls", "git"}},
+		{"work", "full", "on-miss", "deny", []string{"ls"}}, // its own fields decide; the rest no looser than main
+		{"zzz", "allowlist", "on-miss", "deny", []string{"ls"}},
+		{"ops", "allowlist", "on-miss", "deny", []string{"ls", "make"}},
+	} {
+		r := doc.Resolve(c.agent)
+		var allow []string
+		for _, e := range r.Allowlist {
+			allow = append(allow, e.Pattern)
+		}
+		if r.Security != c.sec || r.Ask != c.ask || r.AskFallback != c.fallback || !reflect.DeepEqual(allow, c.allow) {
+			t.Errorf("%q: %s/%s/%s %v, want %s/%s/%s %v", c.agent, r.Security, r.Ask, r.AskFallback, allow, c.sec, c.ask, c.fallback, c.allow)
+		}
+	}
+	// A tighter defaults block stays tighter than main.
+	doc.Defaults.Security, doc.Defaults.Ask = "deny", "always"
+	if r := doc.Resolve("zzz"); r.Security != "deny" || r.Ask != "always" {
+		t.Errorf("zzz under deny defaults: %s/%s", r.Security, r.Ask)
+	}
+	// With no main entry the defaults alone decide.
+	delete(doc.Agents, "main")
+	doc.Defaults = ExecApprovalAgent{Security: "allowlist"}
+	if r := doc.Resolve("zzz"); r.Security != "allowlist" || r.Ask != "" {
+		t.Errorf("no main entry: %s/%s", r.Security, r.Ask)
+	}
+}

@@ -98,28 +98,57 @@ func Unwrap(seg Segment, trusted func(name string) bool) (start int, refused str
 // unwrapEnv skips env's options and NAME=VALUE assignments; an assignment
 // of a refused variable, or -S (a string split into a command), refuses.
 func unwrapEnv(argv []string) int {
+	n, _ := scanEnv(argv)
+	return n
+}
+
+// scanEnv is unwrapEnv that also returns the names env assigns.
+func scanEnv(argv []string) (int, []string) {
+	var keys []string
 	for i := 1; i < len(argv); i++ {
 		a := argv[i]
 		switch {
 		case a == "--":
-			return i + 1
+			return i + 1, keys
 		case a == "-" || a == "-i" || a == "-0" || a == "-v" || a == "--ignore-environment" || a == "--null" || a == "--debug":
 		case a == "-u" || a == "-C" || a == "--unset" || a == "--chdir":
 			i++
 		case strings.HasPrefix(a, "--unset=") || strings.HasPrefix(a, "--chdir=") ||
 			(len(a) > 2 && (strings.HasPrefix(a, "-u") || strings.HasPrefix(a, "-C"))):
 		case strings.HasPrefix(a, "-"):
-			return -1 // -S/--split-string and anything unknown
+			return -1, nil // -S/--split-string and anything unknown
 		case strings.Contains(a, "="):
 			k, _, _ := strings.Cut(a, "=")
 			if k == "" || EnvKeyBlocked(k) || strings.EqualFold(k, "PATH") {
-				return -1
+				return -1, nil
 			}
+			keys = append(keys, k)
 		default:
-			return i
+			return i, keys
 		}
 	}
-	return len(argv)
+	return len(argv), keys
+}
+
+// WrapperEnvKeys are the variables the env wrappers before argv[start]
+// set (`env GIT_DIR=x git status` sets GIT_DIR for git): in allowlist mode
+// they are overrides like the call's env (see EntryAllowsEnv). start is
+// what Unwrap returned for argv.
+func WrapperEnvKeys(argv []string, start int) []string {
+	var keys []string
+	for i := 0; i < start && i < len(argv); {
+		if filepath.Base(argv[i]) != "env" {
+			i++
+			continue
+		}
+		n, k := scanEnv(argv[i:])
+		keys = append(keys, k...)
+		if n <= 0 {
+			break
+		}
+		i += n
+	}
+	return keys
 }
 
 // getoptSkip builds an unwrapper for a wrapper with the given short flags,

@@ -58,9 +58,9 @@ func init() {
 			"runTimeoutSeconds":{"type":"integer","minimum":0,"description":"abort the child after N seconds (0: agents.defaults.subagents.runTimeoutSeconds)"},
 			"timeoutSeconds":{"type":"integer","minimum":0,"description":"legacy alias of runTimeoutSeconds"},
 			"cleanup":{"type":"string","enum":["delete","keep"],"description":"delete the child session after the announce, or keep it (default)"},
-			"runtime":{"type":"string","enum":["subagent","acp"]},
+			"runtime":{"type":"string","enum":["subagent","acp"],"description":"subagent: a child agent run here (default); acp is not supported by this build"},
 			"attachments":{"type":"array","maxItems":50,"items":{"type":"object","properties":{
-				"name":{"type":"string"},"content":{"type":"string"},"encoding":{"type":"string","enum":["utf8","base64"]},"mimeType":{"type":"string"}
+				"name":{"type":"string","description":"file name (written under .openclaw/attachments in the child's workspace)"},"content":{"type":"string","description":"file content, as encoding says"},"encoding":{"type":"string","enum":["utf8","base64"],"description":"utf8 (default) or base64"},"mimeType":{"type":"string","description":"media type, e.g. text/plain"}
 			},"required":["name","content"]},"description":"inline files for the child"}
 		},"required":["task"],"additionalProperties":true}`,
 		Run:    sessionsSpawn,

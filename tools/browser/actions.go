@@ -222,7 +222,7 @@ func init() {
 		Examples: []string{"openclaw browser create-profile --name work", "openclaw browser create-profile --name remote --cdp-url http://10.0.0.42:9222"},
 		Schema: `{"type":"object","properties":{"name":{"type":"string","description":"Profile name: lowercase letters, digits, hyphens (at most 64)"},` +
 			`"color":{"type":"string","description":"Profile color #RRGGBB"},"cdpUrl":{"type":"string","description":"Attach-only CDP endpoint (http/https/ws/wss)"},` +
-			`"userDataDir":{"type":"string","description":"Only with driver=existing-session (not supported here)"},"driver":{"type":"string","enum":["openclaw","existing-session"]}},"required":["name"]}`,
+			`"userDataDir":{"type":"string","description":"Only with driver=existing-session (not supported here)"},"driver":{"type":"string","enum":["openclaw","existing-session"],"description":"openclaw: a browser this build launches and manages (default); existing-session: attach to a running browser (not supported here)"}},"required":["name"]}`,
 		Run: tools.Typed(func(ctx context.Context, env *tools.Env, p params) (any, error) {
 			out, err := createProfile(ctx, env, createProfileParams{Name: p.Name, Color: p.Color, CdpURL: p.CdpURL, UserDataDir: p.UserDataDir, Driver: p.Driver})
 			if err != nil {
@@ -370,9 +370,9 @@ func init() {
 	registerState()
 	reg(&tools.Action{Verb: "screenshot", Summary: "Capture the tab (or an element) as an image, stored as media", Media: true,
 		Schema: schemaHead +
-			"," + `"fullPage":{"type":"boolean"}` +
+			"," + `"fullPage":{"type":"boolean","description":"Capture the whole scrollable page, not just the viewport"}` +
 			"," + propRef +
-			"," + `"type":{"type":"string","enum":["png","jpeg"]}` +
+			"," + `"type":{"type":"string","enum":["png","jpeg"],"description":"Image format (default png)"}` +
 			"," + propTimeout +
 			schemaTail,
 		Render: renderText,
@@ -387,26 +387,26 @@ func init() {
 			return capturePage(ctx, env, s, p, true)
 		})})
 	const actSchema = schemaHead +
-		"," + `"kind":{"type":"string","enum":["click","type","press","hover","drag","select","fill","resize","wait","evaluate","close"]}` +
+		"," + `"kind":{"type":"string","enum":["click","type","press","hover","drag","select","fill","resize","wait","evaluate","close"],"description":"What to do; the other fields are that kind's arguments"}` +
 		"," + propRef +
 		"," + `"request":{"type":"object","description":"The act request ({kind, ref, ...}); its fields may also be given at top level"}` +
-		"," + `"key":{"type":"string"}` +
-		"," + `"values":{"type":"array","items":{"type":"string"}}` +
-		"," + `"fields":{"type":"array","items":{"type":["object","array"]}}` +
-		"," + `"submit":{"type":"boolean"}` +
-		"," + `"slowly":{"type":"boolean"}` +
-		"," + `"doubleClick":{"type":"boolean"}` +
+		"," + `"key":{"type":"string","description":"Key or chord to press (press): Enter, Control+A"}` +
+		"," + `"values":{"type":"array","items":{"type":"string"},"description":"Option values or labels to choose (select)"}` +
+		"," + `"fields":{"type":"array","items":{"type":["object","array"]},"description":"Fields to fill (fill): [{ref, type?, value}]; type checkbox/radio sets checked"}` +
+		"," + `"submit":{"type":"boolean","description":"Press Enter after typing (type)"}` +
+		"," + `"slowly":{"type":"boolean","description":"Type key by key (type)"}` +
+		"," + `"doubleClick":{"type":"boolean","description":"Double click (click)"}` +
 		"," + propDouble +
 		"," + propModifiers +
-		"," + `"button":{"type":"string","enum":["left","right","middle"]}` +
-		"," + `"width":{"type":"integer"}` +
-		"," + `"height":{"type":"integer"}` +
-		"," + `"textGone":{"type":"string"}` +
-		"," + `"timeMs":{"type":"integer","minimum":0,"maximum":30000}` +
-		"," + `"selector":{"type":"string"}` +
-		"," + `"text":{"type":"string"}` +
-		"," + `"startRef":{"type":"string"}` +
-		"," + `"endRef":{"type":"string"}` +
+		"," + `"button":{"type":"string","enum":["left","right","middle"],"description":"Mouse button (click; default left)"}` +
+		"," + `"width":{"type":"integer","description":"Viewport width in CSS pixels (resize)"}` +
+		"," + `"height":{"type":"integer","description":"Viewport height in CSS pixels (resize)"}` +
+		"," + `"textGone":{"type":"string","description":"Wait until this text is gone (wait)"}` +
+		"," + `"timeMs":{"type":"integer","minimum":0,"maximum":30000,"description":"Milliseconds to wait (wait)"}` +
+		"," + `"selector":{"type":"string","description":"CSS selector to wait for (wait)"}` +
+		"," + `"text":{"type":"string","description":"Text to type (type), or to wait for (wait)"}` +
+		"," + `"startRef":{"type":"string","description":"Ref of the element to drag (drag)"}` +
+		"," + `"endRef":{"type":"string","description":"Ref of the drop target (drag)"}` +
 		"," + propFn +
 		"," + propTimeout +
 		schemaTail
@@ -431,14 +431,14 @@ func init() {
 			[]string{"openclaw browser click e12", "openclaw browser click e12 --modifiers Shift,Alt", "openclaw browser click e12 --button right", "openclaw browser click e12 --double"}},
 		{"type", "Type into a field by ref (replaces its value)", []string{"ref", "text"}, schemaHead +
 			"," + propRef +
-			"," + `"text":{"type":"string"}` +
+			"," + `"text":{"type":"string","description":"Text to type"}` +
 			"," + `"submit":{"type":"boolean","description":"Press Enter after typing"}` +
 			"," + `"slowly":{"type":"boolean","description":"Type key by key"}` +
 			"," + propTimeout +
 			`},"required":["ref","text"]}`,
 			[]string{`openclaw browser type e7 "alice" --submit`}},
 		{"press", "Press a key or chord (Enter, Control+A)", []string{"key"}, schemaHead +
-			"," + `"key":{"type":"string"}` +
+			"," + `"key":{"type":"string","description":"Key or chord: Enter, Tab, Control+A, Shift+ArrowDown"}` +
 			`},"required":["key"]}`,
 			[]string{"openclaw browser press Enter"}},
 		{"hover", "Hover an element by ref", []string{"ref"}, schemaHead +
@@ -454,7 +454,7 @@ func init() {
 			[]string{"openclaw browser drag e3 e8"}},
 		{"select", "Choose options of a <select> by value or label", []string{"ref", "values..."}, schemaHead +
 			"," + propRef +
-			"," + `"values":{"type":"array","items":{"type":"string"},"minItems":1}` +
+			"," + `"values":{"type":"array","items":{"type":"string"},"minItems":1,"description":"Option values or labels to choose"}` +
 			"," + propTimeout +
 			`},"required":["ref","values"]}`,
 			[]string{"openclaw browser select e9 blue"}},
@@ -476,8 +476,8 @@ func init() {
 			`},"required":["fn"]}`,
 			[]string{`openclaw browser evaluate --fn '() => document.title'`}},
 		{"resize", "Set the viewport size", []string{"width", "height"}, schemaHead +
-			"," + `"width":{"type":"integer","minimum":1,"maximum":8192}` +
-			"," + `"height":{"type":"integer","minimum":1,"maximum":8192}` +
+			"," + `"width":{"type":"integer","minimum":1,"maximum":8192,"description":"Viewport width in CSS pixels"}` +
+			"," + `"height":{"type":"integer","minimum":1,"maximum":8192,"description":"Viewport height in CSS pixels"}` +
 			`},"required":["width","height"]}`,
 			nil},
 	}

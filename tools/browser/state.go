@@ -44,12 +44,12 @@ func registerState() {
 			"," + `"name":{"type":"string","description":"Cookie name (set)"}` +
 			"," + `"value":{"type":"string","description":"Cookie value (set)"}` +
 			"," + `"url":{"type":"string","description":"URL the cookie is for (set; or domain and path)"}` +
-			"," + `"domain":{"type":"string"}` +
-			"," + `"path":{"type":"string"}` +
+			"," + `"domain":{"type":"string","description":"Cookie domain (set; instead of url)"}` +
+			"," + `"path":{"type":"string","description":"Cookie path (set; default /)"}` +
 			"," + `"expires":{"type":"number","description":"Unix time in seconds (default: a session cookie)"}` +
-			"," + `"httpOnly":{"type":"boolean"}` +
-			"," + `"secure":{"type":"boolean"}` +
-			"," + `"sameSite":{"type":"string","enum":["Lax","None","Strict"]}` +
+			"," + `"httpOnly":{"type":"boolean","description":"Hide the cookie from page scripts (set)"}` +
+			"," + `"secure":{"type":"boolean","description":"Send the cookie over HTTPS only (set)"}` +
+			"," + `"sameSite":{"type":"string","enum":["Lax","None","Strict"],"description":"Cross-site sending rule (set; default Lax)"}` +
 			schemaTail,
 		Run: withSession(cookiesAction)})
 	reg(&tools.Action{Verb: "storage", Summary: "localStorage or sessionStorage of the tab: storage local|session [get [key]], set <key> <value>, clear",
@@ -61,7 +61,7 @@ func registerState() {
 		Schema: schemaHead +
 			"," + `"store":{"type":"string","enum":["local","session"],"description":"localStorage or sessionStorage"}` +
 			"," + propOp +
-			"," + `"key":{"type":"string"}` +
+			"," + `"key":{"type":"string","description":"Storage key (get one, or set)"}` +
 			"," + `"value":{"type":"string","description":"Value to set (default empty)"}` +
 			`},"required":["store"]}`,
 		Run: withSession(storageAction)})

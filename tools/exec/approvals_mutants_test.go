@@ -13,6 +13,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/openclaw-go/openclaw/approvalsfile"
+	"github.com/openclaw-go/openclaw/config"
 	"github.com/openclaw-go/openclaw/flock"
 	"github.com/openclaw-go/openclaw/policy"
 	"github.com/openclaw-go/openclaw/tools"
@@ -29,6 +30,8 @@ import (
 func TestDetachedRequestRunsOnlyWhenAllowed(t *testing.T) {
 	env := approvalGatewayEnv(t)
 	env.Subject.AgentID, env.Subject.SessionKey = "ops", "agent:ops:main"
+	env.Config = config.Empty() // ops is a configured agent (an unknown one is refused)
+	env.Config.Doc = map[string]any{"agents": map[string]any{"list": []any{map[string]any{"id": "main"}, map[string]any{"id": "ops"}}}}
 	putApprovals(t, env, `{"version":1,"defaults":{"security":"allowlist","ask":"on-miss"}}`)
 	marker := filepath.Join(env.Workspace, "ran")
 	b, _ := json.Marshal(map[string]any{"command": "touch " + marker})

@@ -2,6 +2,8 @@ package exectool
 
 import (
 	"context"
+	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -60,32 +62,43 @@ func checkApproval(ctx context.Context, env *tools.Env, p execParams, cwd string
 		return nil, nil
 	}
 	matched, missed := true, []string{}
+	var envMissed []string
 	if sec == "allowlist" {
 		var bins []string
 		_ = cfg.Decode("tools.exec.safeBins", &bins)
-		matched, missed = allowlisted(env, bins, p.Command, cwd, allow)
+		matched, missed, envMissed = allowlisted(env, bins, p.Command, cwd, allow, slices.Sorted(maps.Keys(p.Env)))
 	}
 	if matched && ask != "always" {
 		return nil, nil
 	}
 	if ask == "off" {
-		return nil, tools.Errorf(tools.CodeDenied, "exec denied: allowlist miss").
-			WithDetails(map[string]any{"command": p.Command, "missed": missed})
+		msg := "exec denied: allowlist miss"
+		if len(envMissed) > 0 {
+			msg += fmt.Sprintf(" (environment override %s: the program's allowlist entry must name it: openclaw approvals allow PATTERN --env KEY)",
+				strings.Join(envMissed, ", "))
+		}
+		return nil, tools.Errorf(tools.CodeDenied, "%s", msg).
+			WithDetails(map[string]any{"command": p.Command, "missed": missed, "envMissed": nonNilList(envMissed)})
 	}
 	if missed == nil {
 		missed = []string{}
 	}
 	return &approvalNeed{sec: sec, ask: ask, fallback: askFallback(doc, env.AgentID()), matched: matched, missed: missed,
-		hasEnv: len(p.Env) > 0}, nil
+		hasEnv: len(p.Env) > 0 || len(envMissed) > 0}, nil
 }
 
-// askFallback is the agent's askFallback, then the defaults', then deny.
-func askFallback(doc *policy.ExecApprovals, agent string) string {
-	if a := doc.Agents[agent]; a != nil && a.AskFallback != "" {
-		return a.AskFallback
+func nonNilList(s []string) []string {
+	if s == nil {
+		return []string{}
 	}
-	if doc.Defaults.AskFallback != "" {
-		return doc.Defaults.AskFallback
+	return s
+}
+
+// askFallback is the agent's askFallback as the file resolves it
+// (policy.Resolve), else deny.
+func askFallback(doc *policy.ExecApprovals, agent string) string {
+	if fb := doc.Resolve(agent).AskFallback; fb != "" {
+		return fb
 	}
 	return "deny"
 }
@@ -109,17 +122,22 @@ func localApprovalError(p execParams, cwd string, n *approvalNeed) error {
 
 // allowlisted resolves each segment's executable and matches it; missed
 // are the executables (real paths, or the words) that matched nothing.
-func allowlisted(env *tools.Env, safeBins []string, command, cwd string, allow []policy.AllowlistEntry) (bool, []string) {
+// envKeys are the call's environment overrides: they, and the variables an
+// env wrapper in the line sets, must be named by the entry that vouches
+// for each program (a safe bin vouches for none); envMissed lists those
+// that were not (issue 30: GIT_CONFIG_* and TAR_OPTIONS run code under an
+// argPattern-bound entry).
+func allowlisted(env *tools.Env, safeBins []string, command, cwd string, allow []policy.AllowlistEntry, envKeys []string) (bool, []string, []string) {
 	segs, ok := policy.AnalyzeWords(command)
 	if !ok {
-		return false, nil
+		return false, nil, nil
 	}
 	if safeBins == nil {
 		safeBins = policy.DefaultSafeBins
 	}
 	home, _ := os.UserHomeDir()
 	all := true
-	var missed []string
+	var missed, envMissed []string
 	for _, w := range segs {
 		// Match (and store) the program behind transparent wrappers (env,
 		// nice, timeout, ...); a wrapper that cannot be vouched for (sudo,
@@ -134,17 +152,27 @@ func allowlisted(env *tools.Env, safeBins []string, command, cwd string, allow [
 		argv := w.Argv[start:]
 		seg := resolveSegment(argv, cwd)
 		seg.Expands = w.Expands[start:]
-		if policy.MatchAllowlist(seg, allow, home) != nil || policy.SafeBin(seg, safeBins, []string{"/bin", "/usr/bin"}) {
+		keys := append(slices.Clone(envKeys), policy.WrapperEnvKeys(w.Argv, start)...)
+		if policy.MatchAllowlistEnv(seg, allow, home, keys) != nil {
+			continue
+		}
+		if len(keys) == 0 && policy.SafeBin(seg, safeBins, []string{"/bin", "/usr/bin"}) {
 			continue
 		}
 		all = false
+		for _, k := range keys { // no entry vouches for this program with these variables
+			if !slices.Contains(envMissed, k) {
+				envMissed = append(envMissed, k)
+			}
+		}
 		if seg.Resolved != "" {
 			missed = append(missed, seg.Resolved)
 		} else {
 			missed = append(missed, argv[0])
 		}
 	}
-	return all, missed
+	slices.Sort(envMissed)
+	return all, missed, envMissed
 }
 
 // allowsAll reports a bare "*" entry (allow everything, spec §1.9).

@@ -67,8 +67,22 @@ func runExec(ctx context.Context, env *tools.Env, p execParams) (any, error) {
 	if strings.Contains(p.Command, "/approve ") || strings.Contains(p.Command, "openclaw channels login") {
 		return nil, tools.Errorf(tools.CodeDenied, "exec cannot run /approve or `openclaw channels login` commands.")
 	}
+	// A caller other than this machine's user (an operator's tools.invoke,
+	// an agent turn, an MCP client) runs only for a configured agent: an id
+	// nobody configured is refused, never resolved to a looser policy. The
+	// local user is not refused (a node host runs the gateway's agents,
+	// which its own config need not list): the approvals file still never
+	// resolves an unlisted agent looser than main (policy.Resolve).
+	if !env.Subject.IsUser() {
+		if err := tools.CheckAgentID(conf(env), env.Subject.AgentID); err != nil {
+			return nil, err
+		}
+	}
 	if isNodeHost(env, p) {
 		return runOnNode(ctx, env, p) // host_node.go
+	}
+	if err := checkSandbox(env, p); err != nil {
+		return nil, err
 	}
 	if err := checkHost(env, p); err != nil {
 		return nil, err

@@ -46,15 +46,20 @@ func init() {
 	reg("poll", "New output since the last poll, and the exit status once done", sid+`,
 		"timeout":{"type":"number","minimum":0,"description":"Milliseconds to wait for output or exit (at most 30000)"}`, []string{"sessionId"}, tools.Typed(processPoll))
 	reg("log", "Lines of a session's retained output (offset/limit; the last 200 by default)", sid+`,
-		"offset":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":0}`, []string{"sessionId"}, tools.Typed(processLog))
+		"offset":{"type":"integer","minimum":0,"description":"0-based line to start from (without it: the last lines)"},
+		"limit":{"type":"integer","minimum":0,"description":"Most lines to return (without offset: the last N; default 200)"}`, []string{"sessionId"}, tools.Typed(processLog))
 	reg("write", "Write data to a session's stdin (eof closes it)", sid+`,
-		"data":{"type":"string"},"eof":{"type":"boolean"}`, []string{"sessionId"}, tools.Typed(processWrite))
+		"data":{"type":"string","description":"Text written to the session's stdin as is (add \\n for a newline)"},
+		"eof":{"type":"boolean","description":"Close stdin after writing data"}`, []string{"sessionId"}, tools.Typed(processWrite))
 	reg("send-keys", "Send keys to a session (literal text, hex bytes, then key names such as Enter, C-c, Up, F5)", sid+`,
-		"literal":{"type":"string"},"hex":{"type":"array","items":{"type":"string"}},"keys":{"type":"array","items":{"type":"string"}}`,
+		"literal":{"type":"string","description":"Text sent first, as typed"},
+		"hex":{"type":"array","items":{"type":"string"},"description":"Raw bytes sent next, each item hex (\"1b\", \"0x03\")"},
+		"keys":{"type":"array","items":{"type":"string"},"description":"Key names sent last: Enter, Tab, Escape, Up, F5, C-c (Ctrl-C), ^D, ..."}`,
 		[]string{"sessionId"}, tools.Typed(processSendKeys))
 	reg("submit", "Send Enter (carriage return) to a session", sid, []string{"sessionId"}, tools.Typed(processSubmit))
 	reg("paste", "Paste text into a session (bracketed paste by default)", sid+`,
-		"text":{"type":"string"},"bracketed":{"type":"boolean"}`, []string{"sessionId", "text"}, tools.Typed(processPaste))
+		"text":{"type":"string","description":"Text to paste"},
+		"bracketed":{"type":"boolean","description":"Wrap the text in bracketed-paste escapes so the program reads it as one paste (default true)"}`, []string{"sessionId", "text"}, tools.Typed(processPaste))
 	reg("kill", "Kill a session's process group (SIGTERM, then SIGKILL)", sid, []string{"sessionId"}, tools.Typed(processKill))
 	reg("clear", "Forget a finished session", sid, []string{"sessionId"}, tools.Typed(processClear))
 	reg("remove", "Kill a session if running, then forget it", sid, []string{"sessionId"}, tools.Typed(processRemove))

@@ -23,13 +23,19 @@ func pendingOf(t *testing.T, env *tools.Env, command string) map[string]any {
 	return tools.AsError(err).Details.(map[string]any)
 }
 
-// allow-always on `env FOO=1 make --version` stores make, not env (issue
+// allow-always on `env -u FOO make --version` stores make, not env (issue
 // 17 item 4); `env bash -c …` then still needs an approval, and offers no
-// allow-always (a shell is never stored); make behind other wrappers runs.
+// allow-always (a shell is never stored); make behind other wrappers runs,
+// but not with a variable env sets that the entry does not name (issue 30
+// item 3), and such a command offers no allow-always (the entry stored
+// would not cover it).
 func TestAllowAlwaysStoresTheWrappedProgram(t *testing.T) {
 	env := approvalEnv(t)
 	putApprovals(t, env, `{"version":1,"defaults":{"security":"allowlist","ask":"on-miss"}}`)
-	d := pendingOf(t, env, "env FOO=1 make --version")
+	if dec, _ := json.Marshal(pendingOf(t, env, "env FOO=1 make --version")["allowedDecisions"]); strings.Contains(string(dec), "allow-always") {
+		t.Errorf("a command env sets a variable for offers allow-always: %s", dec)
+	}
+	d := pendingOf(t, env, "env -u FOO make --version")
 	if m, _ := json.Marshal(d["missed"]); string(m) != `["/usr/bin/make"]` {
 		t.Fatalf("missed %s, want the wrapped make", m)
 	}
@@ -57,7 +63,8 @@ func TestAllowAlwaysStoresTheWrappedProgram(t *testing.T) {
 	if _, err := os.Stat(marker); err == nil {
 		t.Fatal("env bash -c ran unasked")
 	}
-	for _, cmd := range []string{"env FOO=2 make --version", "nice -n 5 make --version", "timeout 5 make --version"} {
+	pendingOf(t, env, "env FOO=2 make --version")
+	for _, cmd := range []string{"env -u FOO make --version", "nice -n 5 make --version", "timeout 5 make --version"} {
 		b, _ := json.Marshal(map[string]any{"command": cmd})
 		if _, err := invoke(t, env, string(b)); err != nil {
 			t.Errorf("%q after allow-always make: %v", cmd, err)

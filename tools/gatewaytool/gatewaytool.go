@@ -64,22 +64,25 @@ func init() {
 		`"delayMs":{"type":"integer","minimum":0,"description":"Delay before restarting (default 2000, at most 60000)"},
 		"reason":{"type":"string","description":"Why (logged)"},
 		"note":{"type":"string","description":"Human note for the post-restart message"},
-		"sessionKey":{"type":"string"}`, nil, tools.Typed(toolRestart), renderRestart)
+		"sessionKey":{"type":"string","description":"Session to tell after the restart (`+"accepted for the original's callers, unused here"+`)"}`, nil, tools.Typed(toolRestart), renderRestart)
 	reg("config.get", "Read the config (secrets redacted); path narrows to a subtree", tools.ScopeRead,
 		`"path":{"type":"string","description":"Dot path such as tools.web or agents.list[0]"}`, nil, tools.Typed(toolConfigGet), nil)
 	reg("config.schema.lookup", "The config schema node at a dot path, with its children", tools.ScopeRead,
 		`"path":{"type":"string","description":"Dot path such as gateway.auth"}`, []string{"path"}, tools.Typed(toolSchemaLookup), nil)
 	writeProps := `"raw":{"type":"string","description":"JSON5 text"},
 		"baseHash":{"type":"string","description":"hash from config.get (filled in from a fresh read when omitted)"},
-		"note":{"type":"string"},"sessionKey":{"type":"string"},
-		"restartDelayMs":{"type":"integer","minimum":0}`
+		"note":{"type":"string","description":"Human note for the session after the restart (accepted for the original's callers, unused here: config changes reload in place)"},
+		"sessionKey":{"type":"string","description":"Session to tell after the restart (accepted for the original's callers, unused here)"},
+		"restartDelayMs":{"type":"integer","minimum":0,"description":"Delay before the original restarts (accepted, unused here: config changes reload in place)"}`
 	reg("config.patch", "Merge-patch the config (objects merge, null deletes); prefer this over config.apply", tools.ScopeAdmin,
 		writeProps+`,"replacePaths":{"type":"array","items":{"type":"string"},"maxItems":256,"description":"Array paths that may shrink"}`,
 		[]string{"raw"}, toolConfigWrite("config.patch"), renderToolWrite)
 	reg("config.apply", "Replace the whole config with raw (validated first)", tools.ScopeAdmin,
 		writeProps, []string{"raw"}, toolConfigWrite("config.apply"), renderToolWrite)
 	reg("update.run", "Report the running version and how to update this binary (it never updates itself)", tools.ScopeAdmin,
-		`"note":{"type":"string"},"sessionKey":{"type":"string"},"restartDelayMs":{"type":"integer","minimum":0}`,
+		`"note":{"type":"string","description":"Human note for the session after an update (accepted for the original's callers, unused here)"},`+
+			`"sessionKey":{"type":"string","description":"Session to tell after an update (accepted for the original's callers, unused here)"},`+
+			`"restartDelayMs":{"type":"integer","minimum":0,"description":"Delay before the original restarts after an update (accepted, unused here)"}`,
 		nil, toolUpdateRun, nil)
 }
 

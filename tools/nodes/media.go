@@ -28,20 +28,20 @@ func registerMedia() {
 	reg(&tools.Action{Verb: "camera_snap", Summary: "Take a photo with a node's camera (camera.snap; facing both: one per camera)", Media: true,
 		Schema: objReq([]string{"node"}, propNode, propInvokeTimeout,
 			`"facing":{"type":"string","enum":["front","back","both"],"description":"Camera (default both)"}`,
-			`"maxWidth":{"type":"integer","minimum":1}`, `"quality":{"type":"number","minimum":0,"maximum":1}`,
-			`"delayMs":{"type":"integer","minimum":0}`, `"deviceId":{"type":"string"}`),
+			`"maxWidth":{"type":"integer","minimum":1,"description":"Scale the photo down to at most this width in pixels"}`, `"quality":{"type":"number","minimum":0,"maximum":1,"description":"JPEG quality from 0 to 1"}`,
+			`"delayMs":{"type":"integer","minimum":0,"description":"Wait this long before taking the photo"}`, `"deviceId":{"type":"string","description":"Camera device id on the node (default: by facing)"}`),
 		Examples: []string{"openclaw nodes camera snap --node phone --facing back --out shot.jpg"},
 		Run:      runCameraSnap})
 	reg(&tools.Action{Verb: "camera_clip", Summary: "Record a short clip with a node's camera (camera.clip)", Media: true,
 		Schema: objReq([]string{"node"}, propNode, propInvokeTimeout,
 			`"facing":{"type":"string","enum":["front","back"],"description":"Camera (default front)"}`,
-			`"duration":{"type":"string","description":"3000, 10s or 1m (default 3 s, at most 60 s)"}`, `"durationMs":{"type":"integer","minimum":1}`,
-			`"includeAudio":{"type":"boolean","description":"Record sound (default true)"}`, `"deviceId":{"type":"string"}`),
+			`"duration":{"type":"string","description":"3000, 10s or 1m (default 3 s, at most 60 s)"}`, `"durationMs":{"type":"integer","minimum":1,"description":"Length in milliseconds (instead of duration)"}`,
+			`"includeAudio":{"type":"boolean","description":"Record sound (default true)"}`, `"deviceId":{"type":"string","description":"Camera device id on the node (default: by facing)"}`),
 		Run: runCameraClip})
 	reg(&tools.Action{Verb: "screen_record", Summary: "Record a node's screen (screen.record)", Media: true,
 		Schema: objReq([]string{"node"}, propNode, propInvokeTimeout,
-			`"duration":{"type":"string","description":"10000, 10s or 1m (default 10 s)"}`, `"durationMs":{"type":"integer","minimum":1}`,
-			`"fps":{"type":"number","minimum":1,"maximum":60}`, `"screenIndex":{"type":"integer","minimum":0}`,
+			`"duration":{"type":"string","description":"10000, 10s or 1m (default 10 s)"}`, `"durationMs":{"type":"integer","minimum":1,"description":"Length in milliseconds (instead of duration)"}`,
+			`"fps":{"type":"number","minimum":1,"maximum":60,"description":"Frames per second (default 10)"}`, `"screenIndex":{"type":"integer","minimum":0,"description":"Which screen, 0 the first (default 0)"}`,
 			`"includeAudio":{"type":"boolean","description":"Record sound (default true)"}`),
 		Run: runScreenRecord})
 }

@@ -45,6 +45,18 @@ func (h *hub) sanitizeSystemRun(ctx context.Context, env *tools.Env, nodeID stri
 	if !ok || len(argv) == 0 {
 		return nil, tools.Errorf(protocol.ErrInvalidRequest, "system.run requires command (a non-empty argv array)")
 	}
+	// The node resolves its approvals by this agent id: one the gateway
+	// does not know is refused here, so a caller cannot pick an agent the
+	// node has no policy for (the original's UNKNOWN_AGENT_ID).
+	if id, present := m["agentId"]; present && id != nil {
+		s, ok := id.(string)
+		if !ok {
+			return nil, tools.Errorf(protocol.ErrInvalidRequest, "system.run agentId must be a string")
+		}
+		if err := tools.CheckAgentID(env.Config, strings.TrimSpace(s)); err != nil {
+			return nil, err
+		}
+	}
 	next := map[string]any{}
 	for _, k := range systemRunFields {
 		if v, ok := m[k]; ok {

@@ -106,11 +106,11 @@ func init() {
 	// Approving a surface with system.run needs operator.admin (the
 	// request's requiredApproveScopes); the action asks for it up front.
 	reg(&tools.Action{Verb: "approve", Summary: "Approve a node's pending command surface by request id (from nodes pending)",
-		Scope: tools.ScopeAdmin, Schema: objReq([]string{"requestId"}, `"requestId":{"type":"string","minLength":1}`), Args: []string{"requestId"},
+		Scope: tools.ScopeAdmin, Schema: objReq([]string{"requestId"}, `"requestId":{"type":"string","minLength":1,"description":"Pending request id (from nodes pending)"}`), Args: []string{"requestId"},
 		Examples: []string{"openclaw nodes approve 4109363c-13d9-4fad-b8b5-b9a4f1af1d71"},
 		Run:      pairAction("node.pair.approve", "requestId"), Render: renderResolved("Approved")})
 	reg(&tools.Action{Verb: "reject", Summary: "Reject a node's pending command surface by request id",
-		Scope: protocol.ScopePairing, Schema: objReq([]string{"requestId"}, `"requestId":{"type":"string","minLength":1}`), Args: []string{"requestId"},
+		Scope: protocol.ScopePairing, Schema: objReq([]string{"requestId"}, `"requestId":{"type":"string","minLength":1,"description":"Pending request id (from nodes pending)"}`), Args: []string{"requestId"},
 		Run: pairAction("node.pair.reject", "requestId"), Render: renderResolved("Rejected")})
 	reg(&tools.Action{Verb: "remove", Summary: "Remove a node: forget its surface and revoke its device's node role (its connection closes)",
 		Scope: protocol.ScopePairing, Schema: objReq([]string{"node"}, propNode), Args: []string{"node"},
@@ -143,7 +143,7 @@ func init() {
 		Schema: objReq([]string{"node", "command"}, propNode, propInvokeTimeout,
 			`"command":{"type":"string","minLength":1,"description":"Node command (system.which, device.info, ...)"}`,
 			`"params":{"type":["object","string"],"description":"Command params: a JSON object (default {}); on the command line --tool-params JSON"}`,
-			`"idempotencyKey":{"type":"string","minLength":1}`),
+			`"idempotencyKey":{"type":"string","minLength":1,"description":"Key that makes a retried invoke run once (default: a fresh one)"}`),
 		Examples:   []string{`openclaw nodes invoke --node build-box --command system.which --tool-params '{"bins":["git"]}'`},
 		CallScopes: invokeScopes, Run: runInvoke, Render: renderPayload})
 	reg(&tools.Action{Verb: "which", Summary: "Resolve executables on a node's PATH (system.which)",
@@ -164,15 +164,15 @@ func init() {
 			return tools.JSONResult(jsonValue(res.Get("payload")))
 		}, Render: renderPayload})
 	reg(&tools.Action{Verb: "notify", Summary: "Show a notification on a node (system.notify; needs a title or a body)",
-		Schema: objReq([]string{"node"}, propNode, propInvokeTimeout, `"title":{"type":"string"}`, `"body":{"type":"string"}`,
-			`"sound":{"type":"string"}`, `"priority":{"type":"string","enum":["passive","active","timeSensitive"]}`,
-			`"delivery":{"type":"string","enum":["system","overlay","auto"]}`),
+		Schema: objReq([]string{"node"}, propNode, propInvokeTimeout, `"title":{"type":"string","description":"Notification title"}`, `"body":{"type":"string","description":"Notification text"}`,
+			`"sound":{"type":"string","description":"Sound name to play (platform dependent)"}`, `"priority":{"type":"string","enum":["passive","active","timeSensitive"],"description":"How insistently to interrupt"}`,
+			`"delivery":{"type":"string","enum":["system","overlay","auto"],"description":"System notification, in-app overlay, or the node decides (auto)"}`),
 		Examples: []string{"openclaw nodes notify --node build-box --title Build --body done"},
 		Run:      runNotify})
 	simple("camera_list", "camera.list", "List a node's cameras (camera.list)", 15000, nil, nil)
 	simple("location_get", "location.get", "A node's location (location.get)", 20000,
-		[]string{`"maxAgeMs":{"type":"integer","minimum":0}`, `"locationTimeoutMs":{"type":"integer","minimum":1}`,
-			`"desiredAccuracy":{"type":"string","enum":["coarse","balanced","precise"]}`},
+		[]string{`"maxAgeMs":{"type":"integer","minimum":0,"description":"Accept a cached fix at most this old"}`, `"locationTimeoutMs":{"type":"integer","minimum":1,"description":"How long the node may take to get a fix"}`,
+			`"desiredAccuracy":{"type":"string","enum":["coarse","balanced","precise"],"description":"Accuracy to ask the node for"}`},
 		func(p map[string]any) (map[string]any, error) {
 			out := map[string]any{}
 			copyKeys(out, p, "maxAgeMs", "desiredAccuracy")
@@ -183,8 +183,8 @@ func init() {
 		})
 	simple("notifications_list", "notifications.list", "A node's notifications (notifications.list)", 15000, nil, nil)
 	simple("notifications_action", "notifications.actions", "Open, dismiss or reply to a node's notification (notifications.actions)", 15000,
-		[]string{`"notificationKey":{"type":"string","minLength":1}`, `"notificationAction":{"type":"string","enum":["open","dismiss","reply"]}`,
-			`"notificationReplyText":{"type":"string"}`},
+		[]string{`"notificationKey":{"type":"string","minLength":1,"description":"Key of the notification (from notifications_list)"}`, `"notificationAction":{"type":"string","enum":["open","dismiss","reply"],"description":"What to do with it"}`,
+			`"notificationReplyText":{"type":"string","description":"Reply text (reply)"}`},
 		func(p map[string]any) (map[string]any, error) {
 			key, action := str(p["notificationKey"]), str(p["notificationAction"])
 			if key == "" || action == "" {
