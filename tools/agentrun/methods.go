@@ -151,6 +151,12 @@ func (s *Service) Active(key string) []string {
 // ended (however it ended), with a context that outlives an abort
 // (announce steps).
 func (s *Service) start(jobs tools.Jobs, base *tools.Env, req Request, after func(ctx context.Context, out *Outcome)) (tools.JobInfo, error) {
+	// Every turn (agent, chat.send, a session send, a spawn, a cron job,
+	// an announce) is for a configured agent: an unknown id would run
+	// under the defaults' tool policy, which nobody chose for it.
+	if err := tools.CheckAgentID(base.Config, req.AgentID); err != nil {
+		return tools.JobInfo{}, err
+	}
 	idc := make(chan string, 1)
 	b := *base
 	info, err := jobs.Start(tools.JobSpec{Kind: "agent", Owner: req.SessionKey, Run: func(jctx context.Context, _ tools.Sink) (any, error) {
