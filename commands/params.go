@@ -53,8 +53,8 @@ func buildParams(c *cli.Context, a *tools.Action, stdin io.Reader) (map[string]a
 			break
 		}
 		if err := intInRange(byName[name], args[i]); err != nil {
-			return nil, tools.Errorf(tools.CodeUsage, "invalid value %q for %s: %v (see `openclaw %s --help`)",
-				args[i], name, err, c.Command.FullName())
+			return nil, tools.Errorf(tools.CodeUsage, "invalid value %q for %s: %v (see `%s --help`)",
+				args[i], name, err, c.Command.HelpName)
 		}
 		obj[name] = coerce(byName[name], args[i], false)
 		positional[name] = args[i : i+1]
@@ -89,8 +89,8 @@ func buildParams(c *cli.Context, a *tools.Action, stdin io.Reader) (map[string]a
 			obj[p.Name] = v
 		default:
 			if err := intInRange(p, c.String(fl)); err != nil {
-				return nil, tools.Errorf(tools.CodeUsage, "invalid value %q for flag --%s: %v (see `openclaw %s --help`)",
-					c.String(fl), fl, err, c.Command.FullName())
+				return nil, tools.Errorf(tools.CodeUsage, "invalid value %q for flag --%s: %v (see `%s --help`)",
+					c.String(fl), fl, err, c.Command.HelpName)
 			}
 			obj[p.Name] = coerce(p, c.String(fl), false)
 		}
