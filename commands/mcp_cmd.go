@@ -102,7 +102,7 @@ func mcpSelectFlags() []cli.Flag {
 		&cli.StringSliceFlag{Name: "deny", Usage: "remove tools `LIST` (names, globs, group:*, as tools.deny)"},
 		&cli.StringFlag{Name: "profile", Usage: "cap the set with tool profile `NAME` (minimal, coding, messaging, full); the state profile goes before the command: openclaw --profile P mcp serve"},
 		&cli.StringFlag{Name: "agent", Usage: "agent `ID` whose policy, workspace and exec settings apply (default main)"},
-		&cli.StringFlag{Name: "workspace", Usage: "`DIR` relative file paths resolve in (default: the agent workspace)"},
+		&cli.StringFlag{Name: "workspace", Usage: "`DIR` relative file paths resolve in (default: the agent workspace); naming one adds the file tools (fs) to the default set"},
 		&cli.BoolFlag{Name: "read-only", Usage: "serve read-only actions only (narrows each tool's action enum; drops tools left with none)"},
 		&cli.StringFlag{Name: "image-responses", Value: "allow", Usage: "`allow` inline image blocks, or omit them (paths only)"},
 		&cli.Int64Flag{Name: "max-image-bytes", Value: mcpserve.DefaultMaxImageBytes, Usage: "largest inline image in `BYTES` (bigger: path and resource_link)"},
@@ -136,7 +136,7 @@ func mcpOptions(c *cli.Context) (mcpserve.Options, error) {
 	o := mcpserve.Options{
 		Toolsets: splitList(c.StringSlice("toolsets")), Tools: splitList(c.StringSlice("tools")),
 		Deny: splitList(c.StringSlice("deny")), DefaultDeny: mcpserve.StdioDeny,
-		Profile: c.String("profile"), ReadOnly: c.Bool("read-only"),
+		Profile: c.String("profile"), ReadOnly: c.Bool("read-only"), Files: c.String("workspace") != "",
 		MaxImageBytes: c.Int64("max-image-bytes"), MaxResultChars: c.Int("max-result-chars"),
 	}
 	switch c.String("image-responses") {

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -36,7 +37,8 @@ func (r *runtime) serveCommand(name string) *cli.Command {
 		Description: "Listens on one port for HTTP and WebSocket, loopback only unless --bind says otherwise\n" +
 			"(which then needs --auth token or password). SIGTERM, SIGINT and SIGHUP drain and stop (exit 0\n" +
 			"after a clean drain, 1 when requests were still running at the drain deadline); SIGUSR1 reloads\n" +
-			"the config in place.\n\nEXAMPLES:\n   openclaw serve\n   openclaw serve --auth token --token s3cret --port 18790\n   openclaw --dev serve",
+			"the config in place. One gateway per state dir: a second one on the same state dir exits 1,\n" +
+			"naming the pid and port of the one running (its lock is <state>/gateway.lock).\n\nEXAMPLES:\n   openclaw serve\n   openclaw serve --auth token --token s3cret --port 18790\n   openclaw --dev serve",
 		Flags:  serveFlags(),
 		Action: r.serve,
 	}
@@ -83,6 +85,7 @@ func (r *runtime) serve(c *cli.Context) error {
 	if opts.Port > 65535 {
 		return tools.Errorf(tools.CodeUsage, "port %d (OPENCLAW_GATEWAY_PORT or gateway.port) is not a TCP port: give one from 1 to 65535", opts.Port)
 	}
+	var lockWait time.Duration
 	if c.Bool("force") {
 		pids, err := gateway.FreePort(opts.Port, 3*time.Second)
 		if err != nil {
@@ -90,13 +93,31 @@ func (r *runtime) serve(c *cli.Context) error {
 		}
 		if len(pids) > 0 {
 			fmt.Fprintf(r.stderr, "openclaw serve --force: stopped pid %v on port %d\n", pids, opts.Port)
+			lockWait = 10 * time.Second // the stopped gateway may still hold the state dir while it exits
 		}
 	}
+	// One gateway per state dir, locked before New opens the database and
+	// recovers the previous run's jobs: a second gateway's recovery would
+	// end the first one's running commands (exit 1, naming the holder).
+	lock, err := gateway.LockState(p.StateDir, opts.Port, lockWait)
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
 	srv, err := gateway.New(opts)
 	if err != nil {
+		// Option and config errors are usage (2); state errors (a corrupt
+		// database) carry their own code (FAILED: exit 1).
+		var fe *tools.Error
+		if errors.As(err, &fe) {
+			return fe
+		}
 		return tools.Errorf(tools.CodeUsage, "%v", err)
 	}
 	if err := srv.Listen(); err != nil {
+		return err
+	}
+	if err := lock.SetPort(srv.Port()); err != nil {
 		return err
 	}
 	if r.io.errTTY {

@@ -44,3 +44,29 @@ func Lock(ctx context.Context, path string) (unlock func(), err error) {
 		wait = min(wait*2, 50*time.Millisecond)
 	}
 }
+
+// ErrHeld is TryLock's answer when another holder has the lock.
+var ErrHeld = errors.New("held by another process")
+
+// TryLock takes the exclusive lock on path if it is free, without waiting;
+// when another open file description holds it the error wraps ErrHeld.
+func TryLock(path string) (unlock func(), err error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	for {
+		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if !errors.Is(err, syscall.EINTR) {
+			break
+		}
+	}
+	if err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, fmt.Errorf("lock %s: %w", path, ErrHeld)
+		}
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	return func() { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN); _ = f.Close() }, nil
+}

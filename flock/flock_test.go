@@ -39,3 +39,22 @@ func TestLockWaitsForHolderAndHonoursContext(t *testing.T) {
 		t.Fatal("Lock did not get the released lock")
 	}
 }
+
+// TryLock answers at once: ErrHeld while another description holds the
+// lock, the lock once it is free.
+func TestTryLockDoesNotWait(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.lock")
+	unlock, err := TryLock(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := TryLock(path); !errors.Is(err, ErrHeld) {
+		t.Fatalf("second TryLock while held: %v, want ErrHeld", err)
+	}
+	unlock()
+	again, err := TryLock(path)
+	if err != nil {
+		t.Fatalf("TryLock after release: %v", err)
+	}
+	again()
+}

@@ -370,9 +370,19 @@ func (c *conn) sendEvent(event string, payload any) {
 	_ = c.send(frame, sendClose)
 }
 
-// sendResponse queues a response frame. A successful payload is already
-// JSON (from Action.Invoke), so it is spliced in rather than re-encoded.
+// sendResponse queues a response frame.
 func (c *conn) sendResponse(res *protocol.Response) {
+	_ = c.send(c.responseFrame(res), sendWait)
+}
+
+// tryQueue queues data if it fits the output budget now, never waiting.
+func (c *conn) tryQueue(data []byte) bool {
+	return !c.closing.Load() && len(data) > 0 && c.out.push(data, c.s.opts.MaxBufferedBytes)
+}
+
+// responseFrame encodes a response. A successful payload is already JSON
+// (from Action.Invoke), so it is spliced in rather than re-encoded.
+func (c *conn) responseFrame(res *protocol.Response) []byte {
 	var frame []byte
 	if res.OK && res.Error == nil {
 		id, _ := json.Marshal(res.ID)
@@ -393,7 +403,7 @@ func (c *conn) sendResponse(res *protocol.Response) {
 			frame, _ = json.Marshal(errorResponse(res.ID, protocol.NewError(protocol.ErrUnavailable, "could not encode the response", nil)))
 		}
 	}
-	_ = c.send(frame, sendWait)
+	return frame
 }
 
 // teardown runs once the read loop is over: stop the writer, cancel

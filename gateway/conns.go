@@ -47,3 +47,13 @@ func (cs connSender) Closed(connID string) <-chan struct{} {
 	}
 	return closedChan
 }
+
+func (cs connSender) Close(connID string, code int, reason string) {
+	s := cs.s
+	s.mu.Lock()
+	c := s.byID[connID]
+	s.mu.Unlock()
+	if c != nil {
+		c.closeWith(code, reason)
+	}
+}

@@ -72,11 +72,27 @@ func eventFrame(event string, payload []byte, seq uint64, sv []byte) []byte {
 	return append(out, '}')
 }
 
-// markReady makes a connection a broadcast target and announces presence.
-func (s *Server) markReady(c *conn) {
+// enqueueHello queues a connect's hello-ok and makes the connection ready
+// (listed, a broadcast target) in one step under s.mu: a broadcast that
+// finds it ready queues its event after hello-ok, and anything that reads
+// the ready set once hello-ok can have been read finds it there.
+func (s *Server) enqueueHello(c *conn, res *protocol.Response) {
+	frame := c.responseFrame(res)
 	s.mu.Lock()
+	queued := c.tryQueue(frame)
 	s.ready[c] = struct{}{}
 	s.mu.Unlock()
+	if !queued {
+		// The output budget is full (not at a connect in practice): wait
+		// for room outside s.mu. The connection is ready already, so an
+		// event may precede hello-ok here.
+		_ = c.send(frame, sendWait)
+	}
+}
+
+// announceReady follows enqueueHello: the address's pre-auth slot is free
+// and presence changed.
+func (s *Server) announceReady(c *conn) {
 	s.releasePreauth(c.ip)
 	s.broadcastPresence()
 }

@@ -302,18 +302,21 @@ func (c *conn) handleConnect(id string, p *protocol.ConnectParams) {
 	if c.hsTimer != nil {
 		c.hsTimer.Stop()
 	}
-	c.sendResponse(&protocol.Response{Type: protocol.TypeRes, ID: id, OK: true, Payload: hello})
-	if hook := s.beforeReady.Load(); hook != nil {
+	// Whatever a client does once it has read hello-ok must find the
+	// connection: services that track connections (the node registry)
+	// know it before hello-ok is queued, and it joins the listed and
+	// broadcast set in the same step as hello-ok is queued (enqueueHello).
+	// Before, hello-ok went out first, and a device.pair.list sent right
+	// after it could miss the device (TestDeviceListConnected, 1 in 30).
+	s.notifyConnReady(c) // node_hooks.go
+	s.enqueueHello(c, &protocol.Response{Type: protocol.TypeRes, ID: id, OK: true, Payload: hello})
+	if hook := s.helloQueued.Load(); hook != nil {
 		(*hook)(c)
 	}
-	// A broadcast target before any request is dispatched (events after
-	// hello-ok, never before): a shutdown that lands while its first
-	// requests run must still reach it with the shutdown event.
-	s.markReady(c)
+	s.announceReady(c)
 	if hook := s.afterHello.Load(); hook != nil {
 		(*hook)(c)
 	}
-	s.notifyConnReady(c) // services that track connections (node_hooks.go)
 	// Replay queued frames before the read loop may dispatch newer ones,
 	// so requests start in the order they were sent.
 	for _, f := range c.pending {

@@ -4,6 +4,10 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/openclaw-go/openclaw/protocol"
 )
 
 // A client may send requests the moment it reads hello-ok. Those frames
@@ -88,4 +92,57 @@ func TestReadyForBroadcastsWhenHelloIsSent(t *testing.T) {
 	if !ready.Load() {
 		t.Error("hello-ok was sent while the connection was not a broadcast target")
 	}
+}
+
+// Whatever a client does once it has read hello-ok finds its connection
+// (issue 30 item 17): a device is listed as connected by device.pair.list,
+// a node by node.list, even while the gateway's connect is paused right
+// after queueing hello-ok. Before, hello-ok went out before the connection
+// joined the ready set and before the node registry knew it, so a list
+// sent right after could miss it (TestDeviceListConnected, 1 in 30 under
+// load; here every time, the pause holds the connect in that window).
+func TestConnectionListedOnceHelloIsOut(t *testing.T) {
+	pauseAfterHello := func(t *testing.T, ts *testServer, role string) {
+		release := make(chan struct{})
+		hook := func(c *conn) {
+			if c.sess.role != role {
+				return
+			}
+			select {
+			case <-release:
+			case <-time.After(10 * time.Second):
+			}
+		}
+		ts.s.helloQueued.Store(&hook)
+		t.Cleanup(func() { close(release) })
+	}
+	t.Run("device", func(t *testing.T) {
+		ts := startServer(t, Options{})
+		admin := dialConnected(t, ts.url)
+		key := newDeviceKey(t)
+		scopes := []string{protocol.ScopePairing, protocol.ScopeRead}
+		tok := pairDevice(t, ts.url, key, scopes)
+		pauseAfterHello(t, ts, protocol.RoleOperator)
+		c, f := byToken(t, ts.url, key, tok, scopes)
+		if !f.OK {
+			t.Fatalf("device-token connect: %+v", f.Error)
+		}
+		defer c.close()
+		if !pairedEntry(t, admin, key.id).Get("connected").Bool() {
+			t.Error("device.pair.list after the device's hello-ok does not list it as connected")
+		}
+	})
+	t.Run("node", func(t *testing.T) {
+		ts := startServer(t, Options{})
+		op := dialConnected(t, ts.url)
+		pauseAfterHello(t, ts, protocol.RoleNode)
+		connectNode(t, ts.url)
+		r := op.call("node.list", map[string]any{})
+		if !r.OK {
+			t.Fatalf("node.list: %+v", r.Error)
+		}
+		if n := gjson.GetBytes(r.Payload, `nodes.#(connected==true)#`).Array(); len(n) != 1 {
+			t.Errorf("node.list after the node's hello-ok: %s, want it connected", r.Payload)
+		}
+	})
 }

@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -41,12 +42,13 @@ func newRoutes(s *Server) *routes {
 
 // mcpHandler is POST /mcp: the MCP front door (mcpserve) as stateless
 // streamable HTTP, behind the bearer guard. Each request gets a server
-// built from the current config, with the original's /tools/invoke deny
-// list (mcpserve.HTTPDeny) as adjusted by gateway.tools.allow/deny as its
-// default deny; calls run here through tools.Invoke as caller kind mcp.
+// built from the current config: the toolsets of gateway.mcp.toolsets, the
+// original's /tools/invoke deny list (mcpserve.HTTPDeny) as adjusted by
+// gateway.tools.allow/deny (mcpserve.HTTPOptions); calls run here through
+// tools.Invoke as caller kind mcp.
 func (s *Server) mcpHandler() http.Handler {
 	return mcpserve.HTTPHandler(func(*http.Request) (*mcpserve.Server, error) {
-		var allow, deny []string
+		var allow, deny, toolsets []string
 		cfg := s.Config()
 		if err := cfg.Decode("gateway.tools.allow", &allow); err != nil {
 			return nil, fmt.Errorf("gateway.tools.allow: %w", err)
@@ -54,8 +56,11 @@ func (s *Server) mcpHandler() http.Handler {
 		if err := cfg.Decode("gateway.tools.deny", &deny); err != nil {
 			return nil, fmt.Errorf("gateway.tools.deny: %w", err)
 		}
+		if err := cfg.Decode(mcpserve.ToolsetsKey, &toolsets); err != nil {
+			return nil, fmt.Errorf("%s: %w", mcpserve.ToolsetsKey, err)
+		}
 		return mcpserve.New(mcpserve.Config{
-			Options: mcpserve.Options{DefaultDeny: mcpserve.HTTPDenyFor(allow, deny)},
+			Options: mcpserve.HTTPOptions(toolsets, allow, deny, func(m string) { s.log.Warnf("%s", m) }),
 			Env: func() (*tools.Env, error) {
 				env := s.baseEnv()
 				return &env, nil
@@ -134,9 +139,17 @@ func (s *Server) serveReady(w http.ResponseWriter, r *http.Request) {
 func (s *Server) guard(scope string, h http.Handler) http.Handler {
 	_, openLocal := h.(interface{ OpenOnLoopback() bool })
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// A page whose name was re-pointed at 127.0.0.1 (DNS rebinding)
+		// passes the loopback peer check from the user's own browser, with
+		// its own name as Host: such a request is not open, it needs the
+		// gateway's auth like any other.
+		foreignHost := false
 		if openLocal && s.loopbackOnly() && isLoopbackHost(clientIP(r)) && !forwarded(r) {
-			h.ServeHTTP(w, r) // tools.OpenOnLoopback: the canvas host on a loopback bind
-			return
+			if s.loopbackHostOK(r.Host) {
+				h.ServeHTTP(w, r) // tools.OpenOnLoopback: the canvas host on a loopback bind
+				return
+			}
+			foreignHost = true
 		}
 		ip, local := clientIP(r), isDirectLocal(r)
 		now := time.Now()
@@ -157,6 +170,10 @@ func (s *Server) guard(scope string, h http.Handler) http.Handler {
 				s.limiter.fail(ip, local, now)
 			}
 			w.Header().Set("WWW-Authenticate", `Bearer realm="openclaw"`)
+			if foreignHost {
+				httpError(w, http.StatusUnauthorized, "unauthorized", fmt.Sprintf("unauthorized: Host %q is not a loopback name, so this page needs the gateway's auth; open it as http://127.0.0.1:%d or http://localhost:%d", r.Host, s.Port(), s.Port()))
+				return
+			}
 			httpError(w, http.StatusUnauthorized, "unauthorized", "unauthorized: send the gateway token or password, or a paired device's token, as Authorization: Bearer <secret>")
 			return
 		}
@@ -167,6 +184,18 @@ func (s *Server) guard(scope string, h http.Handler) http.Handler {
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// loopbackHostOK is the DNS-rebinding check of the routes open on loopback
+// (the one the MCP SDK applies to POST /mcp): the Host header must name
+// loopback (localhost, 127.0.0.0/8, ::1) or the configured bind host.
+func (s *Server) loopbackHostOK(hostport string) bool {
+	h := hostport
+	if host, _, err := net.SplitHostPort(hostport); err == nil {
+		h = host
+	}
+	h = strings.TrimSuffix(strings.Trim(h, "[]"), ".")
+	return isLoopbackHost(h) || (s.host != "" && strings.EqualFold(h, strings.Trim(s.host, "[]")))
 }
 
 // loopbackOnly: the gateway listens on a loopback address only.

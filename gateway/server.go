@@ -60,10 +60,11 @@ type Server struct {
 	limiter  authLimiter
 	restart  restartState
 	watch    configWatch
-	// Test hooks on a connect: beforeReady runs once hello-ok is queued,
-	// before the connection joins the broadcast set; afterHello once it
-	// has, before it dispatches requests (tests pause the connect there).
-	beforeReady, afterHello atomic.Pointer[func(*conn)]
+	// Test hooks on a connect: helloQueued runs once hello-ok is queued
+	// (the connection is ready: listed, a broadcast target), before
+	// presence is announced; afterHello after that, before it dispatches
+	// requests (tests pause the connect there).
+	helloQueued, afterHello atomic.Pointer[func(*conn)]
 	svc                     provided            // typed services for handlers (services.go)
 	specs                   []tools.ServiceSpec // the registered services this gateway runs
 	routes                  *routes             // HTTP routes, the gateway's and its services' (routes.go)
@@ -181,6 +182,17 @@ func (s *Server) Addr() string {
 		return ""
 	}
 	return s.ln.Addr().String()
+}
+
+// Port is the bound TCP port (0 before Listen).
+func (s *Server) Port() int {
+	if s.ln == nil {
+		return 0
+	}
+	if a, ok := s.ln.Addr().(*net.TCPAddr); ok {
+		return a.Port
+	}
+	return 0
 }
 
 // Config is the config in force (swapped on reload; never nil).

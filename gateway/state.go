@@ -2,9 +2,10 @@ package gateway
 
 import (
 	"context"
-	"fmt"
+	"errors"
 	"time"
 
+	"github.com/openclaw-go/openclaw/failure"
 	"github.com/openclaw-go/openclaw/store"
 	"github.com/openclaw-go/openclaw/store/media"
 	"github.com/openclaw-go/openclaw/tools"
@@ -26,8 +27,11 @@ func (s *Server) openState() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	st, err := store.Open(ctx, dir, append(gatewayFamilies(), serviceFamilies(s.specs)...)...)
+	if errors.Is(err, store.ErrUnusable) {
+		return failure.Wrap(failure.CodeFailed, err.Error(), err) // a state error: exit 1, not usage
+	}
 	if err != nil {
-		return fmt.Errorf("gateway state database: %w", err)
+		return failure.Errorf(failure.CodeFailed, "gateway state database: %w", err)
 	}
 	if n, err := st.ImportLegacyPairedDevices(ctx, dir); err != nil {
 		s.log.Warnf("device pairing import: %v (the JSON file is left in place)", err)
@@ -36,7 +40,7 @@ func (s *Server) openState() error {
 	}
 	if err := s.jobs.restore(ctx, jobRepo{st.DB()}); err != nil {
 		st.Close()
-		return fmt.Errorf("gateway state database: %w", err)
+		return failure.Errorf(failure.CodeFailed, "gateway state database: %w", err)
 	}
 	s.db = st
 	s.pairing.persist = pairedDB{st}

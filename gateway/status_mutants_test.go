@@ -80,9 +80,9 @@ func TestReloadModeOff(t *testing.T) {
 }
 
 // A node whose connect has answered counts as a node in status at once,
-// even while the gateway has not yet put it in the broadcast set (the
-// connect paused right after hello-ok). Before, it counted as pending
-// there, and CI once saw {"nodes":0,"pending":2} on a loaded machine.
+// even while the gateway's connect is paused right after hello-ok. Before,
+// it counted as pending there, and CI once saw {"nodes":0,"pending":2} on
+// a loaded machine.
 func TestStatusCountsNodeOnceHelloIsOut(t *testing.T) {
 	ts := startServer(t, Options{})
 	op := dialConnected(t, ts.url)
@@ -96,7 +96,7 @@ func TestStatusCountsNodeOnceHelloIsOut(t *testing.T) {
 		case <-time.After(10 * time.Second):
 		}
 	}
-	ts.s.beforeReady.Store(&hook)
+	ts.s.helloQueued.Store(&hook)
 	defer close(release)
 	connectNode(t, ts.url)
 	f := op.call("status", nil)

@@ -143,3 +143,56 @@ func TestGatewayHTTPOriginAndToolsConfig(t *testing.T) {
 		}
 	}
 }
+
+// POST /mcp serves the toolsets of gateway.mcp.toolsets (the file tools
+// with "+fs", apply_patch still on the HTTP deny list), and a tool named in
+// gateway.tools.allow is served, where before the allow did nothing for a
+// tool outside the default set.
+func TestGatewayHTTPToolsetsAndAllow(t *testing.T) {
+	for _, c := range []struct {
+		name, gw     string
+		want, absent []string
+	}{
+		{"default", `{}`, []string{"memory_search"}, []string{"read", "write", "edit", "apply_patch", "exec"}},
+		{"toolsets +fs", `{mcp: {toolsets: ["+fs"]}}`, []string{"read", "write", "edit", "memory_search"}, []string{"apply_patch", "exec"}},
+		{"allow read", `{tools: {allow: ["read", "no_such_tool"]}}`, []string{"read", "memory_search"}, []string{"write", "edit", "exec"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			cfg := `{agents: {defaults: {workspace: "` + dir + `"}}, gateway: ` + c.gw + `}`
+			if err := os.WriteFile(filepath.Join(dir, "openclaw.json"), []byte(cfg), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("over http\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			g := gatewaytest.Start(t, dir, "sekret", 0)
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			tr := &mcp.StreamableClientTransport{Endpoint: strings.Replace(g.URL, "ws://", "http://", 1) + "/mcp",
+				HTTPClient: &http.Client{Transport: bearer{"sekret", http.DefaultTransport}}}
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, tr, nil)
+			if err != nil {
+				t.Fatalf("connect: %v", err)
+			}
+			defer cs.Close()
+			list := names(t, cs)
+			for _, w := range c.want {
+				if !slices.Contains(list, w) {
+					t.Errorf("gateway %s: %s not listed: %v", c.gw, w, list)
+				}
+			}
+			for _, a := range c.absent {
+				if slices.Contains(list, a) {
+					t.Errorf("gateway %s: %s listed: %v", c.gw, a, list)
+				}
+			}
+			if slices.Contains(list, "read") {
+				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "read", Arguments: map[string]any{"path": "notes.txt"}})
+				if err != nil || res.IsError || text(res) != "over http\n" {
+					t.Fatalf("read over HTTP: %v %q", err, text(res))
+				}
+			}
+		})
+	}
+}

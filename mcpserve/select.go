@@ -14,6 +14,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tidwall/gjson"
@@ -61,11 +62,47 @@ func HTTPDenyFor(allow, deny []string) []string {
 	return append(out, deny...)
 }
 
+// ToolsetsKey is the config key naming the toolsets POST /mcp serves
+// (the --toolsets of `mcp serve`; unset: "default").
+const ToolsetsKey = "gateway.mcp.toolsets"
+
+// HTTPOptions are the options of the gateway's POST /mcp under its config:
+// toolsets from gateway.mcp.toolsets; gateway.tools.allow entries both
+// come off the default deny list and are served (as --tools), so allowing
+// "read" serves read; gateway.tools.deny adds to the deny list. An allow
+// entry that names no tool here does nothing, and is reported to warn once
+// per distinct message (nil: not reported).
+func HTTPOptions(toolsets, allow, deny []string, warn func(string)) Options {
+	o := Options{Toolsets: toolsets, DefaultDeny: HTTPDenyFor(allow, deny)}
+	registered := tools.ToolNames()
+	for _, a := range allow {
+		n := policy.Normalize(a)
+		if slices.Contains(registered, n) {
+			o.Tools = append(o.Tools, n)
+		} else if warn != nil {
+			warnOnce(warn, fmt.Sprintf("gateway.tools.allow: %q is not a tool of this gateway, so it serves nothing over POST /mcp "+
+				"(tool names: `openclaw tools list`; whole toolsets go in %s)", a, ToolsetsKey))
+		}
+	}
+	return o
+}
+
+var warned sync.Map
+
+func warnOnce(warn func(string), msg string) {
+	if _, seen := warned.LoadOrStore(msg, true); !seen {
+		warn(msg)
+	}
+}
+
 // Options choose the tools served and how results are shaped.
 type Options struct {
 	// Toolsets are toolset names (see Toolsets); empty means "default".
 	// Entries starting with + or - add to or remove from the default.
 	Toolsets []string
+	// Files puts the file tools (group:fs) in the default set: the client
+	// named a workspace for them (`mcp serve --workspace DIR`).
+	Files bool
 	// Tools adds individual tools; an unknown name is a usage error.
 	Tools []string
 	// Deny removes tools (names, globs, group:*; the tools.deny matcher).
@@ -150,9 +187,14 @@ func ToolsetNames() []string {
 	return names
 }
 
-// defaultSet is group:openclaw minus gateway.
-func defaultSet() []string {
-	return slices.DeleteFunc(slices.Clone(policy.Groups["group:openclaw"]), func(s string) bool { return s == "gateway" })
+// defaultSet is group:openclaw minus gateway, plus group:fs when a
+// workspace was named for the file tools.
+func (o Options) defaultSet() []string {
+	set := slices.DeleteFunc(slices.Clone(policy.Groups["group:openclaw"]), func(s string) bool { return s == "gateway" })
+	if o.Files {
+		set = append(set, policy.Groups["group:fs"]...)
+	}
+	return set
 }
 
 // chosen expands the toolsets and --tools into the names asked for (before
@@ -173,7 +215,7 @@ func (o Options) chosen(registered []string) (map[string]bool, error) {
 		}
 	}
 	if len(entries) == 0 || relative {
-		add(defaultSet(), true)
+		add(o.defaultSet(), true)
 	}
 	for _, e := range entries {
 		on := !strings.HasPrefix(e, "-")
@@ -184,7 +226,7 @@ func (o Options) chosen(registered []string) (map[string]bool, error) {
 		case name == "all":
 			add(registered, on)
 		case name == "default":
-			add(defaultSet(), on)
+			add(o.defaultSet(), on)
 		default:
 			members, ok := sets[name]
 			if !ok {

@@ -235,18 +235,18 @@ func resolve(tool string, args json.RawMessage) *tools.Action {
 }
 
 // errorResult is a failed call as MCP sees it: one human line, then the
-// CLI's JSON error.
+// CLI's JSON error. A refusal by the tool policy (its error names the policy
+// step) reads as the original's "Tool not available"; any other refusal (the
+// network guard, a disabled tool, a path outside the workspace) keeps its
+// own message, which says why and what to do.
 func errorResult(tool string, err error) *mcp.CallToolResult {
 	te := failure.AsError(err)
 	line := te.Message
 	if te.Code == failure.CodeDenied {
-		step := gjson.Get(mustJSON(te.Details), "step").String()
-		if step == "" {
-			step = "tool policy"
-		}
-		line = fmt.Sprintf("Tool not available: %s (denied by %s)", tool, step)
-		if gjson.Get(mustJSON(te.Details), "step").String() == "mcp --read-only" {
-			line = te.Message
+		details := mustJSON(te.Details)
+		if step := gjson.Get(details, "step").String(); step != "" && step != "mcp --read-only" &&
+			gjson.Get(details, "tool").Exists() {
+			line = fmt.Sprintf("Tool not available: %s (denied by %s)", tool, step)
 		}
 	}
 	env, _ := json.Marshal(struct {

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -278,5 +281,63 @@ func TestCallErrorsAndPanics(t *testing.T) {
 	defer cancel()
 	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "exec"}); err == nil || !strings.Contains(err.Error(), "unknown tool") {
 		t.Errorf("unlisted exec: %v", err)
+	}
+}
+
+// A refusal that is not the tool policy's keeps its own reason: web_fetch
+// of a loopback URL is refused by the network guard, and the MCP result
+// says so (and how to allow it), not "denied by tool policy".
+func TestRefusalGivesTheRealReason(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "private") }))
+	t.Cleanup(srv.Close)
+	me := &mutableEnv{env: envWith(t, `{}`)}
+	_, cs := inMemory(t, mcpserve.Config{Options: mcpserve.Options{Toolsets: []string{"web"}}, Env: me.get})
+	res := call(t, cs, "web_fetch", map[string]any{"url": srv.URL + "/x"})
+	line, env, _ := strings.Cut(text(res), "\n")
+	if !res.IsError || strings.Contains(line, "Tool not available") || strings.Contains(line, "tool policy") ||
+		!strings.Contains(line, "ssrfPolicy") || line != gjson.Get(env, "error.message").String() {
+		t.Errorf("network guard refusal: %q", text(res))
+	}
+	if gjson.Get(env, "error.code").String() != "DENIED" {
+		t.Errorf("error JSON %s", env)
+	}
+	// The tool policy's own refusal still reads as the original's.
+	me.set(envWith(t, `{tools: {deny: ["web_fetch"]}}`))
+	res = call(t, cs, "web_fetch", map[string]any{"url": srv.URL + "/x"})
+	if line, _, _ := strings.Cut(text(res), "\n"); line != "Tool not available: web_fetch (denied by tools.deny)" {
+		t.Errorf("policy refusal: %q", text(res))
+	}
+}
+
+// gateway.tools.allow names tools, which HTTPOptions serves; an entry that
+// is no tool here is reported once, naming the key to use instead.
+func TestHTTPOptionsWarnsOnce(t *testing.T) {
+	var got []string
+	warn := func(m string) { got = append(got, m) }
+	for range 2 {
+		o := mcpserve.HTTPOptions(nil, []string{"read", "reed"}, nil, warn)
+		if !slices.Equal(o.Tools, []string{"read"}) {
+			t.Fatalf("Tools %v", o.Tools)
+		}
+	}
+	if len(got) != 1 || !strings.Contains(got[0], `"reed"`) || !strings.Contains(got[0], mcpserve.ToolsetsKey) {
+		t.Fatalf("warnings %q", got)
+	}
+}
+
+// gateway.mcp.toolsets is validated by the config schema: every toolset
+// name (with + or - and group:) passes, an unknown one is an issue at its
+// path.
+func TestToolsetsKeyInSchema(t *testing.T) {
+	for _, n := range mcpserve.ToolsetNames() {
+		for _, v := range []string{n, "+" + n, "-" + n, "group:" + n} {
+			if env := envWith(t, `{gateway: {mcp: {toolsets: ["`+v+`"]}}}`); !env.Config.Valid() {
+				t.Errorf("toolset %q refused: %v", v, env.Config.Issues())
+			}
+		}
+	}
+	env := envWith(t, `{gateway: {mcp: {toolsets: ["fss"]}}}`)
+	if iss := env.Config.Issues(); len(iss) != 1 || config.FormatWarning(iss[0]) != "gateway.mcp.toolsets[0]: "+iss[0].Message {
+		t.Fatalf("unknown toolset: %v", iss)
 	}
 }

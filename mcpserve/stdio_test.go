@@ -3,7 +3,6 @@ package mcpserve_test
 import (
 	"bufio"
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -23,24 +22,40 @@ import (
 	"github.com/openclaw-go/openclaw/mcpserve"
 )
 
-// bin is the real openclaw binary, built once for the package's tests.
-var bin string
+// bin is the real openclaw binary, built once, by the first test that
+// makes a home (newHome): a fuzz worker runs TestMain too, and a build there
+// (tens of seconds on a loaded machine) used the whole fuzz time of
+// FuzzCheckLine before its baseline could run.
+var (
+	bin      string
+	binDir   string
+	binErr   error
+	binBuild sync.Once
+)
+
+func buildBin(t *testing.T) {
+	t.Helper()
+	binBuild.Do(func() {
+		if binDir, binErr = os.MkdirTemp("", "mcpserve-bin"); binErr != nil {
+			return
+		}
+		out := filepath.Join(binDir, "openclaw")
+		build := exec.Command("go", "build", "-o", out, "../cmd/openclaw")
+		build.Stdout, build.Stderr = os.Stderr, os.Stderr
+		if binErr = build.Run(); binErr == nil {
+			bin = out
+		}
+	})
+	if binErr != nil {
+		t.Fatalf("build openclaw: %v", binErr)
+	}
+}
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "mcpserve-bin")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	bin = filepath.Join(dir, "openclaw")
-	build := exec.Command("go", "build", "-o", bin, "../cmd/openclaw")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "build openclaw:", err)
-		os.Exit(1)
-	}
 	code := m.Run()
-	os.RemoveAll(dir)
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
 	os.Exit(code)
 }
 
@@ -63,6 +78,7 @@ type home struct {
 
 func newHome(t *testing.T) home {
 	t.Helper()
+	buildBin(t)
 	d := t.TempDir()
 	h := home{dir: d, state: filepath.Join(d, ".openclaw"), ws: filepath.Join(d, "ws")}
 	h.config = filepath.Join(h.state, "openclaw.json")
@@ -511,5 +527,50 @@ func TestStdioMalformedLines(t *testing.T) {
 				t.Fatalf("read after bad lines: %v %q", err, text(res))
 			}
 		})
+	}
+}
+
+// The README's Claude Code example, run as written (from the project
+// directory, as Claude Code starts it): its server lists the file tools and
+// `read` of a relative path reads the file in that directory.
+func TestReadmeClaudeExample(t *testing.T) {
+	h := newHome(t)
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const prefix = "claude mcp add openclaw -- openclaw "
+	var args []string
+	for _, line := range strings.Split(string(readme), "\n") {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), prefix); ok {
+			args = strings.Fields(rest)
+			break
+		}
+	}
+	if len(args) < 2 || args[0] != "mcp" || args[1] != "serve" {
+		t.Fatalf("README has no %q… example: %q", prefix, args)
+	}
+	project := filepath.Join(h.dir, "project")
+	if err := os.MkdirAll(project, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(project, "notes.txt"), []byte("from the project\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := exec.Command(bin, args...)
+	c.Env, c.Stderr, c.Dir = h.cmd().Env, os.Stderr, project
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "claude-code", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: c}, nil)
+	if err != nil {
+		t.Fatalf("connect %v: %v", args, err)
+	}
+	defer cs.Close()
+	if list := names(t, cs); !slices.Contains(list, "read") || !slices.Contains(list, "edit") || slices.Contains(list, "gateway") {
+		t.Fatalf("`openclaw %s` lists %v: no file tools", strings.Join(args, " "), list)
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "read", Arguments: map[string]any{"path": "notes.txt"}})
+	if err != nil || res.IsError || text(res) != "from the project\n" {
+		t.Fatalf("read notes.txt: %v %q", err, text(res))
 	}
 }

@@ -12,13 +12,17 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"github.com/openclaw-go/openclaw/atomicfile"
 )
 
 // FileName is the database file inside the state dir.
@@ -50,14 +54,25 @@ func Open(ctx context.Context, stateDir string, fams ...Family) (*Store, error) 
 	return OpenFile(ctx, Path(stateDir), fams...)
 }
 
-// OpenFile opens the database at path (see Open).
+// OpenFile opens the database at path (see Open). A missing file is
+// created whole (see create); an existing one that is empty, truncated or
+// not SQLite is refused with ErrUnusable and never replaced.
 func OpenFile(ctx context.Context, path string, fams ...Family) (*Store, error) {
-	// Create the file ourselves so its mode is 0600 from the first byte.
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
+	all := append([]Family{{Name: CoreFamily, Migrations: migrations}}, fams...)
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := create(ctx, path, all); err != nil {
+			return nil, err
+		}
+	case err != nil:
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	case fi.Size() == 0:
+		// Not what this package leaves behind: a copy or a restore that
+		// failed, a full disk. Opening it would silently start a fresh
+		// store over whatever the user expected to find.
+		return nil, unusable(path, "is empty (0 bytes)")
 	}
-	_ = f.Close()
 	db, err := sql.Open("sqlite", dsn(path))
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
@@ -65,14 +80,92 @@ func OpenFile(ctx context.Context, path string, fams ...Family) (*Store, error) 
 	s := &Store{db: db, path: path}
 	if err := retryBusy(ctx, func() error { return db.PingContext(ctx) }); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
+		return nil, openError(path, err)
 	}
-	all := append([]Family{{Name: CoreFamily, Migrations: migrations}}, fams...)
 	if err := retryBusy(ctx, func() error { return migrate(ctx, db, all) }); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("store: %s: %w", path, err)
+		return nil, openError(path, err)
 	}
 	return s, nil
+}
+
+// create makes a new database at path whole: it is built and migrated
+// under a temporary name, then linked into place, so path never exists
+// empty or half-initialised (a crash leaves only the temporary file, which
+// the next start removes). When another opener linked first, its database
+// is the one used.
+func create(ctx context.Context, path string, all []Family) error {
+	dir := filepath.Dir(path)
+	stale, _ := filepath.Glob(filepath.Join(dir, "."+filepath.Base(path)+".new-*"))
+	for _, f := range stale {
+		if fi, err := os.Stat(f); err == nil && time.Since(fi.ModTime()) > time.Minute {
+			_ = os.Remove(f) // a crashed creation's leftover
+		}
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".new-*") // 0600 from the first byte
+	if err != nil {
+		return fmt.Errorf("store: create %s: %w", path, err)
+	}
+	tmp := f.Name()
+	_ = f.Close()
+	defer func() {
+		for _, suffix := range []string{"", "-wal", "-shm"} {
+			_ = os.Remove(tmp + suffix)
+		}
+	}()
+	db, err := sql.Open("sqlite", dsn(tmp))
+	if err != nil {
+		return fmt.Errorf("store: create %s: %w", path, err)
+	}
+	err = migrate(ctx, db, all)
+	if err == nil {
+		_, err = db.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)")
+	}
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("store: create %s: %w", path, err)
+	}
+	if err := os.Link(tmp, path); err != nil && !errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("store: create %s: %w", path, err)
+	}
+	return atomicfile.SyncDir(dir)
+}
+
+// ErrUnusable: the database file exists but is not a database this binary
+// can open (empty, truncated, corrupt, not SQLite). It is a state error
+// (exit 1), not a usage one.
+var ErrUnusable = errors.New("state database unusable")
+
+// unusable is the one-line refusal, saying what to do.
+func unusable(path, what string) error {
+	return unusableError(fmt.Sprintf("state database %s %s: move it aside to start with a fresh store (mv %s %s.broken), or restore it from a backup, then start again",
+		path, what, path, path))
+}
+
+type unusableError string
+
+func (e unusableError) Error() string        { return string(e) }
+func (e unusableError) Is(target error) bool { return target == ErrUnusable }
+
+// SQLite's primary result codes for a file that is not a (whole) database.
+const (
+	sqliteCorrupt = 11
+	sqliteNotADB  = 26
+)
+
+// openError names a corrupt or foreign file as unusable; other errors
+// (permissions, a newer schema) keep their own words.
+func openError(path string, err error) error {
+	var coded interface{ Code() int }
+	if errors.As(err, &coded) {
+		switch coded.Code() & 0xff {
+		case sqliteCorrupt, sqliteNotADB:
+			return unusable(path, "is not a usable SQLite database ("+err.Error()+")")
+		}
+	}
+	return fmt.Errorf("store: %s: %w", path, err)
 }
 
 // dsn sets the pragmas on every new connection of the pool (pragmas are

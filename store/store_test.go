@@ -1,9 +1,11 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -186,5 +188,62 @@ func TestForeignKeysEnforced(t *testing.T) {
 	}
 	if _, err := s.DB().ExecContext(ctx, `INSERT INTO c(id, p) VALUES(1, 42)`); err == nil {
 		t.Fatal("insert with a dangling foreign key succeeded")
+	}
+}
+
+// A zero-length openclaw.db (a failed copy or restore, a full disk) is
+// refused with one line saying what to do, and left as it is (issue 30
+// item 8); before, it silently became a fresh store. Garbage and a
+// truncated database get the same refusal.
+func TestUnusableFileIsRefusedAndKept(t *testing.T) {
+	ctx := context.Background()
+	good, gdir := openTemp(t)
+	if err := good.UpsertPairedDevice(ctx, PairedDevice{DeviceID: "d1", PublicKey: "k", Roles: []string{"node"}}); err != nil {
+		t.Fatal(err)
+	}
+	good.Close()
+	whole, err := os.ReadFile(Path(gdir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, content := range map[string][]byte{
+		"empty":     {},
+		"garbage":   []byte(strings.Repeat("not a database\n", 400)),
+		"truncated": whole[:len(whole)/3],
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(Path(dir), content, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			s, err := Open(ctx, dir)
+			if err == nil {
+				s.Close()
+				t.Fatal("opened an unusable database file")
+			}
+			msg := err.Error()
+			if !errors.Is(err, ErrUnusable) || strings.Contains(msg, "\n") || !strings.Contains(msg, "move it aside") || !strings.Contains(msg, "restore") {
+				t.Fatalf("error %q, want one line wrapping ErrUnusable that says what to do", msg)
+			}
+			after, err := os.ReadFile(Path(dir))
+			if err != nil || !bytes.Equal(after, content) {
+				t.Fatalf("the refused file changed (%d bytes, %v)", len(after), err)
+			}
+		})
+	}
+}
+
+// A new database never exists empty: it is created under a temporary name
+// and linked into place whole, and no temporary file is left.
+func TestNewDatabaseAppearsWhole(t *testing.T) {
+	s, dir := openTemp(t)
+	s.Close()
+	fi, err := os.Stat(Path(dir))
+	if err != nil || fi.Size() == 0 || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("new database: %v, %v", fi, err)
+	}
+	left, _ := filepath.Glob(filepath.Join(dir, ".openclaw.db.new-*"))
+	if len(left) > 0 {
+		t.Fatalf("temporary files left: %v", left)
 	}
 }

@@ -12,7 +12,7 @@ import (
 //	user      the local CLI, the machine's owner   yes     no              no
 //	operator  a gateway connection with scopes     yes     yes             no
 //	node      a node host's gateway connection     yes     role only       no
-//	agent     a model turn (session key, agent)    yes     when relayed    yes
+//	agent     a model turn (session key, agent)    yes     yes (its run's) yes
 //	mcp       a client of `openclaw mcp serve`     yes     when relayed    yes
 //
 // Tool policy applies to every caller, since every call is made for an
@@ -20,7 +20,10 @@ import (
 // default "main"; the local user included, so tools.deny holds for scripts
 // too. Scopes (and the action's roles) apply to whatever arrived over a
 // gateway connection (Role set): operators and nodes always, an agent or
-// MCP caller when the gateway relays it (tools.invoke naming a session).
+// MCP caller when the gateway relays it (tools.invoke naming a session),
+// and every agent turn the gateway runs, which holds the scopes of whoever
+// started it (grant.go: AgentTurn sets the operator role and those
+// scopes).
 type Caller string
 
 // The caller kinds.
@@ -51,8 +54,10 @@ func (s Subject) Caller() Caller {
 	return CallerUser
 }
 
-// ViaGateway reports a call that arrived over a gateway connection: the
-// action's roles and the connection's scopes apply to it.
+// ViaGateway reports a call bounded by a gateway connection's role and
+// scopes: one that arrived over a connection, or an agent turn holding the
+// scopes of the connection that started it (AgentTurn). The action's roles
+// and those scopes apply to it.
 func (s Subject) ViaGateway() bool { return s.Role != "" }
 
 // IsUser reports the local user (the CLI in this process), the only caller

@@ -122,9 +122,13 @@ func (r *Registry) resolve(c Call) (*Action, json.RawMessage, any, error) {
 // default) unless the action is Open, and operators need Scope (when the
 // action declares none: operator.write for agent tools, the scope of
 // tools.invoke; operator.admin for gateway methods, as in the original).
-// Callers in this process that came over no connection (the local user,
-// an in-process agent turn or MCP client) have no scopes to check; tool
-// policy and loop detection still apply to them by kind.
+// An agent turn carries the scopes of whoever started it (AgentTurn,
+// grant.go), so its calls are checked the same way: a turn started by an
+// operator.write connection cannot run an operator.admin action, directly
+// or through a tool that runs one. Callers in this process that came over
+// no connection and run no turn (the local user, an MCP client of `mcp
+// serve`) have no scopes to check; tool policy and loop detection still
+// apply to them by kind.
 func authorize(sub Subject, a *Action) error {
 	if err := sub.check(); err != nil {
 		return err

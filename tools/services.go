@@ -123,6 +123,10 @@ type Conns interface {
 	// (already closed when the id is unknown), so a service can drop what
 	// it holds for it.
 	Closed(connID string) <-chan struct{}
+	// Close closes that connection with a WebSocket close code and
+	// reason, after the frames already queued for it (a node connection
+	// replaced by a newer one of the same node). Unknown ids are ignored.
+	Close(connID string, code int, reason string)
 }
 
 // Routes lets a service serve HTTP on the gateway's port behind the

@@ -141,6 +141,11 @@ func (a *anthropic) Chat(ctx context.Context, req Request) (*Response, error) {
 
 	out := &Response{Model: req.Model}
 	tools := map[int]int{} // content block index → position in out.ToolCalls
+	// Text and arguments grow in builders (+= is quadratic in a long
+	// stream), counted against MaxAnswerBytes.
+	var text strings.Builder
+	var args []*strings.Builder
+	var size answerSize
 	stopped := false
 	err = readSSE(ctx, resp.Body, func(data string) (bool, error) {
 		var ev anthropicEvent
@@ -159,12 +164,19 @@ func (a *anthropic) Chat(ctx context.Context, req Request) (*Response, error) {
 			if cb := ev.ContentBlock; cb != nil {
 				switch cb.Type {
 				case "tool_use":
+					if err := size.add(len(cb.ID) + len(cb.Name)); err != nil {
+						return true, err
+					}
 					tools[ev.Index] = len(out.ToolCalls)
 					out.ToolCalls = append(out.ToolCalls, ToolCall{ID: cb.ID, Name: cb.Name})
+					args = append(args, &strings.Builder{})
 					emit(req, Delta{ToolIndex: tools[ev.Index], ToolCall: &ToolCall{ID: cb.ID, Name: cb.Name}})
 				case "text":
 					if cb.Text != "" {
-						out.Text += cb.Text
+						if err := size.add(len(cb.Text)); err != nil {
+							return true, err
+						}
+						text.WriteString(cb.Text)
 						emit(req, Delta{Text: cb.Text})
 					}
 				}
@@ -173,11 +185,17 @@ func (a *anthropic) Chat(ctx context.Context, req Request) (*Response, error) {
 			if d := ev.Delta; d != nil {
 				switch d.Type {
 				case "text_delta":
-					out.Text += d.Text
+					if err := size.add(len(d.Text)); err != nil {
+						return true, err
+					}
+					text.WriteString(d.Text)
 					emit(req, Delta{Text: d.Text})
 				case "input_json_delta":
 					if i, ok := tools[ev.Index]; ok {
-						out.ToolCalls[i].Arguments += d.PartialJSON
+						if err := size.add(len(d.PartialJSON)); err != nil {
+							return true, err
+						}
+						args[i].WriteString(d.PartialJSON)
 						emit(req, Delta{ToolIndex: i, ToolCall: &ToolCall{Arguments: d.PartialJSON}})
 					}
 				}
@@ -207,7 +225,9 @@ func (a *anthropic) Chat(ctx context.Context, req Request) (*Response, error) {
 	if !stopped {
 		return nil, failure.Errorf(failure.CodeFailed, "model provider %s: stream ended before message_stop", a.s.ID)
 	}
+	out.Text = text.String()
 	for i := range out.ToolCalls {
+		out.ToolCalls[i].Arguments = args[i].String()
 		if strings.TrimSpace(out.ToolCalls[i].Arguments) == "" {
 			out.ToolCalls[i].Arguments = "{}"
 		}

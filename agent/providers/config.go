@@ -138,6 +138,26 @@ func (s *Settings) Model(model string) (ModelInfo, bool) {
 	return ModelInfo{}, false
 }
 
+// CheckListed refuses a model its provider does not list, when the
+// provider lists its models (models.providers.<id>.models); a provider
+// configured without a list takes any model id.
+func CheckListed(s *Settings, r Ref) error {
+	if len(s.Models) == 0 {
+		return nil
+	}
+	if _, ok := s.Model(r.Model); ok {
+		return nil
+	}
+	ids := make([]string, 0, len(s.Models))
+	for _, m := range s.Models {
+		if m.ID != "" {
+			ids = append(ids, s.ID+"/"+m.ID)
+		}
+	}
+	return failure.Errorf(failure.CodeInvalidParams, "provider %s does not list model %s (known: %s); use one of those or add it to models.providers.%s.models",
+		s.ID, r.Model, strings.Join(ids, ", "), s.ID)
+}
+
 // Ref is a parsed "provider/model" reference.
 type Ref struct{ Provider, Model string }
 

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"sort"
+	"strings"
 
 	"github.com/openclaw-go/openclaw/failure"
 )
@@ -121,7 +122,12 @@ func (o *openAI) Chat(ctx context.Context, req Request) (*Response, error) {
 	defer resp.Body.Close()
 
 	out := &Response{Model: req.Model}
-	calls := map[int]*ToolCall{}
+	// The text and each call's arguments grow in builders (a string grown
+	// by += copies itself per delta: quadratic in a long stream), counted
+	// against MaxAnswerBytes.
+	var text strings.Builder
+	var size answerSize
+	calls := map[int]*callParts{}
 	apply := func(ch openAIChunk, m func(i int) openAIMsg) error {
 		if ch.Error != nil {
 			return failure.Errorf(failure.CodeFailed, "model provider %s: %s", o.s.ID, ch.Error.Message)
@@ -138,20 +144,26 @@ func (o *openAI) Chat(ctx context.Context, req Request) (*Response, error) {
 			}
 			d := m(i)
 			if d.Content != nil && *d.Content != "" {
-				out.Text += *d.Content
+				if err := size.add(len(*d.Content)); err != nil {
+					return err
+				}
+				text.WriteString(*d.Content)
 				emit(req, Delta{Text: *d.Content})
 			}
 			for _, tc := range d.ToolCalls {
+				if err := size.add(len(tc.ID) + len(tc.Function.Name) + len(tc.Function.Arguments)); err != nil {
+					return err
+				}
 				call := calls[tc.Index]
 				if call == nil {
-					call = &ToolCall{}
+					call = &callParts{}
 					calls[tc.Index] = call
 				}
 				if tc.ID != "" {
-					call.ID = tc.ID
+					call.id = tc.ID
 				}
-				call.Name += tc.Function.Name
-				call.Arguments += tc.Function.Arguments
+				call.name.WriteString(tc.Function.Name)
+				call.args.WriteString(tc.Function.Arguments)
 				emit(req, Delta{ToolIndex: tc.Index, ToolCall: &ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments}})
 			}
 			if c.FinishReason != "" {
@@ -162,8 +174,12 @@ func (o *openAI) Chat(ctx context.Context, req Request) (*Response, error) {
 	}
 
 	if isJSON(resp) { // a server that ignored stream:true
+		body, err := readWhole(resp.Body)
+		if err != nil {
+			return nil, streamErr(ctx, o.s, err)
+		}
 		var ch openAIChunk
-		if err := json.NewDecoder(io.LimitReader(resp.Body, maxEventBytes)).Decode(&ch); err != nil {
+		if err := json.Unmarshal(body, &ch); err != nil {
 			return nil, fmt.Errorf("model provider %s: decode answer: %w", o.s.ID, err)
 		}
 		// A whole message's tool_calls carry no index: each is its own
@@ -174,7 +190,7 @@ func (o *openAI) Chat(ctx context.Context, req Request) (*Response, error) {
 			}
 		}
 		if err := apply(ch, func(i int) openAIMsg { return ch.Choices[i].Message }); err != nil {
-			return nil, err
+			return nil, capFailure(o.s, err)
 		}
 	} else {
 		done := false
@@ -196,15 +212,23 @@ func (o *openAI) Chat(ctx context.Context, req Request) (*Response, error) {
 			return nil, failure.Errorf(failure.CodeFailed, "model provider %s: stream ended before [DONE]", o.s.ID)
 		}
 	}
+	out.Text = text.String()
 	idx := make([]int, 0, len(calls))
 	for i := range calls {
 		idx = append(idx, i)
 	}
 	sort.Ints(idx)
 	for _, i := range idx {
-		out.ToolCalls = append(out.ToolCalls, *calls[i])
+		c := calls[i]
+		out.ToolCalls = append(out.ToolCalls, ToolCall{ID: c.id, Name: c.name.String(), Arguments: c.args.String()})
 	}
 	return out, nil
+}
+
+// callParts is one streamed tool call being assembled.
+type callParts struct {
+	id         string
+	name, args strings.Builder
 }
 
 // post sends a JSON body and returns a 2xx response (else a clear error).
@@ -256,7 +280,7 @@ func streamErr(ctx context.Context, s *Settings, err error) error {
 	if ctx.Err() != nil {
 		return ctxErr(ctx, s)
 	}
-	return err
+	return capFailure(s, err)
 }
 
 func isJSON(resp *http.Response) bool {

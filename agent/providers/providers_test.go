@@ -353,3 +353,82 @@ func TestOpenAIWholeAnswerTwoToolCalls(t *testing.T) {
 		t.Fatalf("tool calls %+v", resp.ToolCalls)
 	}
 }
+
+// An event line longer than the 4 MiB cap, or an event whose data lines
+// together pass it, fails with an error that names the provider and the
+// cap (not bufio's "token too long"), for both APIs.
+func TestOversizedEventNamesTheCap(t *testing.T) {
+	long := strings.Repeat("x", maxEventBytes+10)
+	many := strings.Repeat("data: "+strings.Repeat("y", 1<<20)+"\n", 5) + "\n"
+	for name, body := range map[string]string{"one line": "data: " + long + "\n\n", "data lines": many} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { sse(w, body) }))
+		for _, api := range []string{APIOpenAICompletions, APIAnthropicMessages} {
+			_, err := resolve(t, api, srv.URL).Chat(context.Background(), chatRequest())
+			if err == nil || !strings.Contains(err.Error(), "model provider p: ") || !strings.Contains(err.Error(), "longer than 4 MiB (the cap on one event)") ||
+				strings.Contains(err.Error(), "token too long") {
+				t.Errorf("%s, %s: %v", name, api, err)
+			}
+		}
+		srv.Close()
+	}
+	// A whole JSON answer past the cap says so too.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"choices":[{"message":{"content":%q}}]}`, long)
+	}))
+	defer srv.Close()
+	_, err := resolve(t, APIOpenAICompletions, srv.URL).Chat(context.Background(), chatRequest())
+	if err == nil || !strings.Contains(err.Error(), "longer than 4 MiB") {
+		t.Errorf("json answer: %v", err)
+	}
+}
+
+// An answer streamed past MaxAnswerBytes (in small deltas, each event
+// legal) stops with an error naming the cap, and no more than the cap
+// reached the caller's OnDelta: text and tool arguments alike.
+func TestAnswerCap(t *testing.T) {
+	chunk := strings.Repeat("z", 4096)
+	server := func(args bool) *httptest.Server {
+		return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			openai := strings.HasSuffix(r.URL.Path, "/chat/completions")
+			if !openai && args {
+				fmt.Fprint(w, `data: {"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t1","name":"lookup"}}`+"\n\n")
+			}
+			for i := 0; i < MaxAnswerBytes/len(chunk)+10 && r.Context().Err() == nil; i++ {
+				switch {
+				case openai && args:
+					fmt.Fprintf(w, `data: {"choices":[{"delta":{"tool_calls":[{"index":0,"id":"c","function":{"name":"","arguments":%q}}]}}]}`+"\n\n", chunk)
+				case openai:
+					fmt.Fprintf(w, `data: {"choices":[{"delta":{"content":%q}}]}`+"\n\n", chunk)
+				case args:
+					fmt.Fprintf(w, `data: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":%q}}`+"\n\n", chunk)
+				default:
+					fmt.Fprintf(w, `data: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":%q}}`+"\n\n", chunk)
+				}
+			}
+			fmt.Fprint(w, "data: [DONE]\n\n")
+		}))
+	}
+	for _, args := range []bool{false, true} {
+		srv := server(args)
+		for _, api := range []string{APIOpenAICompletions, APIAnthropicMessages} {
+			got := 0
+			req := chatRequest()
+			req.OnDelta = func(d Delta) {
+				got += len(d.Text)
+				if d.ToolCall != nil {
+					got += len(d.ToolCall.Arguments)
+				}
+			}
+			_, err := resolve(t, api, srv.URL).Chat(context.Background(), req)
+			if err == nil || !strings.Contains(err.Error(), "model provider p: the answer passed 1 MiB (the cap on one model answer)") {
+				t.Errorf("%s args=%v: %v", api, args, err)
+			}
+			if got > MaxAnswerBytes {
+				t.Errorf("%s args=%v: %d bytes reached OnDelta, over the cap", api, args, got)
+			}
+		}
+		srv.Close()
+	}
+}

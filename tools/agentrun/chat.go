@@ -73,7 +73,8 @@ func chatSend(ctx context.Context, env *tools.Env, p chatSendParams) (any, error
 			return finalOf(prev, info), nil
 		}
 	}
-	req := Request{Message: p.Message, AgentID: agentID, SessionKey: key, Timeout: time.Duration(p.TimeoutMs) * time.Millisecond}
+	req := Request{Message: p.Message, AgentID: agentID, SessionKey: key, Timeout: time.Duration(p.TimeoutMs) * time.Millisecond,
+		Scopes: env.Subject.RunScopes()} // the turn holds what this connection holds
 	var after func(context.Context, *Outcome)
 	if p.Deliver {
 		// The reply goes to the session's own conversation: the chat its

@@ -38,6 +38,8 @@ type scripted struct {
 	script func(req gjson.Result) reply
 	hold   func(req gjson.Result) chan struct{}
 	seen   chan gjson.Result
+	// pieces, when set, streams the text in that many deltas (else two).
+	pieces int
 }
 
 func (m *scripted) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -93,8 +95,9 @@ func (m *scripted) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if rep.text != "" {
-		half := len(rep.text) / 2
-		for _, part := range []string{rep.text[:half], rep.text[half:]} {
+		n := max(m.pieces, 2)
+		for i := 0; i < n; i++ {
+			part := rep.text[i*len(rep.text)/n : (i+1)*len(rep.text)/n]
 			send(map[string]any{"model": "m1", "choices": []any{map[string]any{"delta": map[string]any{"content": part}}}})
 		}
 	}

@@ -198,7 +198,8 @@ func runAgent(ctx context.Context, env *tools.Env, p agentParams) (any, error) {
 	}
 	agentID, key := target(env, p.AgentID, key)
 	req := Request{Message: p.Message, AgentID: agentID, SessionKey: key, Model: model,
-		ExtraSystemPrompt: p.ExtraSystemPrompt, Timeout: time.Duration(p.Timeout) * time.Second}
+		ExtraSystemPrompt: p.ExtraSystemPrompt, Timeout: time.Duration(p.Timeout) * time.Second,
+		Scopes: env.Subject.RunScopes()} // the turn holds what this connection holds
 	var after func(context.Context, *Outcome)
 	if p.Deliver {
 		d := Delivery{Channel: p.Channel, To: strings.TrimSpace(p.To), AccountID: p.AccountID, ThreadID: idString(p.ThreadID),
@@ -210,7 +211,7 @@ func runAgent(ctx context.Context, env *tools.Env, p agentParams) (any, error) {
 		after = func(actx context.Context, out *Outcome) { s.deliverOutcome(actx, &denv, d, out) }
 	}
 	// The run uses the gateway's services, not the connection (agentEnv
-	// drops it): it outlives the request.
+	// drops it, keeping only its scopes): it outlives the request.
 	info, err := s.start(jobs, env, req, after)
 	if err != nil {
 		return nil, err
@@ -332,6 +333,9 @@ type Turn struct {
 	Timeout    time.Duration
 	// Extra is appended to the system prompt.
 	Extra string
+	// Scopes are what the turn holds: those recorded for whoever asked
+	// for it (a cron job's creator); empty holds tools.LeastRunScopes.
+	Scopes []string
 }
 
 // RunTurn runs t as an agent job (agent.wait and chat.abort see it, its
@@ -351,7 +355,7 @@ func (s *Service) RunTurn(ctx context.Context, t Turn) (*Outcome, error) {
 	}
 	agentID, key := target(env, t.AgentID, t.SessionKey)
 	info, err := s.start(jobs, env, Request{Message: t.Message, AgentID: agentID, SessionKey: key, Model: t.Model,
-		Timeout: t.Timeout, ExtraSystemPrompt: t.Extra}, nil)
+		Timeout: t.Timeout, ExtraSystemPrompt: t.Extra, Scopes: t.Scopes}, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -4,8 +4,10 @@
 // model (an OpenAI-compatible or Anthropic provider from models.providers),
 // runs the model's tool calls through the one door (tools.Invoke) as the
 // agent (Subject kind agent with the session key: policy and loop
-// detection apply), appends every message to the session's transcript and
-// stops on a final answer, the step limit, the timeout or cancellation.
+// detection apply) holding the scopes of whoever started the run
+// (Request.Scopes, tools/grant.go: never more), appends every message to
+// the session's transcript and stops on a final answer, the step limit,
+// the timeout or cancellation.
 // Runs are gateway jobs: the `agent` method answers accepted at once and
 // the final result on the same request; a caller that disconnects loses
 // the answer, not the run (agent.wait and sessions history find it).
@@ -63,6 +65,10 @@ type Request struct {
 	// Init fills a new session's entry (a spawned child's parent and
 	// label); nil leaves the defaults.
 	Init func(e *sessions.Entry)
+	// Scopes are what the run's tool calls hold: the RunScopes of whoever
+	// asked for the run (tools/grant.go), never more; empty holds
+	// tools.LeastRunScopes.
+	Scopes []string
 }
 
 // Outcome is one run's final answer in the original's shape (agent's
@@ -179,11 +185,11 @@ type lane struct {
 }
 
 // agentEnv is the env a run's tool calls carry: the gateway's services,
-// the agent's identity and workspace, no connection (its scopes do not
-// follow the run, and it may be gone).
-func agentEnv(base *tools.Env, agentID, key, cwd string) *tools.Env {
+// the agent's identity and workspace, and the scopes of whoever started
+// the run (tools.AgentTurn), but no connection (it may be gone).
+func agentEnv(base *tools.Env, agentID, key, cwd string, scopes []string) *tools.Env {
 	env := *base
-	env.Subject = tools.Subject{Kind: tools.CallerAgent, AgentID: agentID, SessionKey: key}
+	env.Subject = tools.AgentTurn(agentID, key, scopes)
 	env.ConnID, env.Sink, env.Workspace = "", nil, ""
 	env.Workspace = env.WorkspaceDir()
 	if cwd != "" {
@@ -195,23 +201,15 @@ func agentEnv(base *tools.Env, agentID, key, cwd string) *tools.Env {
 	return &env
 }
 
-// publishChat sends the original's chat event: the assistant text so far
-// (state delta), or how the run ended (final, aborted, error).
+// publishChat sends the original's chat event for how the run ended
+// (final, aborted, error); textStream sends the delta ones.
 func (r *Runner) publishChat(runID, key, state, text, errMsg string) {
 	if r.Events == nil {
 		return
 	}
-	r.mu.Lock()
-	r.seq["chat:"+runID]++
-	seq := r.seq["chat:"+runID]
-	if state != "delta" {
-		delete(r.seq, "chat:"+runID)
-	}
-	r.mu.Unlock()
-	ev := map[string]any{"runId": runID, "sessionKey": key, "seq": seq, "state": state}
+	ev := map[string]any{"runId": runID, "sessionKey": key, "seq": r.chatSeq(runID, state), "state": state}
 	if text != "" || state == "final" {
-		ev["message"] = map[string]any{"role": "assistant", "content": []map[string]any{{"type": "text", "text": text}},
-			"timestamp": time.Now().UnixMilli()}
+		ev["message"] = assistantMessage(text)
 	}
 	if errMsg != "" {
 		ev["errorMessage"] = errMsg
@@ -328,7 +326,7 @@ func (r *Runner) Run(ctx context.Context, base *tools.Env, runID string, req Req
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	env := agentEnv(base, agentID, key, req.Cwd)
+	env := agentEnv(base, agentID, key, req.Cwd, req.Scopes)
 	defs, err := toolDefs(env)
 	if err != nil {
 		return finish("error", "failed", "error", err.Error())
@@ -341,15 +339,10 @@ func (r *Runner) Run(ctx context.Context, base *tools.Env, runID string, req Req
 	}
 	for step := 0; step < maxSteps; step++ {
 		out.Steps = step + 1
-		var sofar strings.Builder
+		stream := r.newTextStream(runID, key)
 		resp, err := prov.Chat(ctx, providers.Request{Model: ref.Model, System: system, Messages: msgs, Tools: defs,
-			OnDelta: func(d providers.Delta) {
-				if d.Text != "" {
-					sofar.WriteString(d.Text)
-					r.publish(runID, "assistant", map[string]any{"text": sofar.String(), "delta": d.Text})
-					r.publishChat(runID, key, "delta", sofar.String(), "")
-				}
-			}})
+			OnDelta: stream.onDelta})
+		stream.end()
 		if err != nil {
 			return r.ended(ctx, finish, err)
 		}

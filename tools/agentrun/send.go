@@ -179,7 +179,9 @@ func sessionsSend(ctx context.Context, env *tools.Env, raw json.RawMessage) (any
 		a2a += "Agent 1 (requester): an operator outside any session.\n"
 	}
 	a2a += fmt.Sprintf("Agent 2 (target) session: %s.\n", key)
-	req := Request{Message: p.Message, AgentID: targetAgent, SessionKey: key, ExtraSystemPrompt: a2a}
+	// The target's turn acts for this caller: it holds the caller's scopes
+	// (a turn's own, never wider), whoever started the target session.
+	req := Request{Message: p.Message, AgentID: targetAgent, SessionKey: key, ExtraSystemPrompt: a2a, Scopes: env.Subject.RunScopes()}
 	base := *env
 	after := func(actx context.Context, out *Outcome) {
 		if out.Status != "ok" {
@@ -273,7 +275,8 @@ func (s *Service) a2aFlow(ctx context.Context, jobs tools.Jobs, base *tools.Env,
 
 // step runs one turn of the flow as an agent job and waits for it.
 func (s *Service) step(ctx context.Context, jobs tools.Jobs, base *tools.Env, key, message, extra string) (*Outcome, error) {
-	info, err := s.start(jobs, base, Request{Message: message, AgentID: sessions.AgentOf(key), SessionKey: key, ExtraSystemPrompt: extra}, nil)
+	info, err := s.start(jobs, base, Request{Message: message, AgentID: sessions.AgentOf(key), SessionKey: key, ExtraSystemPrompt: extra,
+		Scopes: base.Subject.RunScopes()}, nil) // every step holds the sender's scopes
 	if err != nil {
 		return nil, err
 	}

@@ -194,7 +194,7 @@ func sessionsSpawn(ctx context.Context, env *tools.Env, raw json.RawMessage) (an
 	if depth > 0 && childAgent == reqAgent {
 		childKey = requester + ":subagent:" + id
 	}
-	workspace := agentEnv(env, childAgent, childKey, p.Cwd).Workspace
+	workspace := agentEnv(env, childAgent, childKey, p.Cwd, nil).Workspace
 	task := p.Task
 	var receipt map[string]any
 	if len(p.Attachments) > 0 {
@@ -222,7 +222,7 @@ func sessionsSpawn(ctx context.Context, env *tools.Env, raw json.RawMessage) (an
 	extra := fmt.Sprintf("You are a sub-agent spawned by session %s for one task. Do the task, then answer with its result: "+
 		"your final answer is announced back to the requester. You cannot talk to the user directly.", requester)
 	req := Request{Message: task, AgentID: childAgent, SessionKey: childKey, Model: model, ExtraSystemPrompt: extra,
-		Timeout: time.Duration(timeout) * time.Second, Cwd: p.Cwd, Init: func(e *sessions.Entry) {
+		Timeout: time.Duration(timeout) * time.Second, Cwd: p.Cwd, Scopes: env.Subject.RunScopes(), Init: func(e *sessions.Entry) {
 			e.SpawnedBy, e.ParentSessionKey, e.Label, e.ModelOverride, e.ThinkingLevel = requester, requester, label, model, p.Thinking
 		}}
 	base := *env
@@ -364,5 +364,8 @@ func (s *Service) announce(ctx context.Context, jobs tools.Jobs, base *tools.Env
 			_, _ = s.runner.Sessions.Delete(actx, childKey)
 		}
 	}
-	_, _ = s.start(jobs, base, Request{Message: msg, AgentID: sessions.AgentOf(requester), SessionKey: requester}, after)
+	// The announce turn acts for the spawn's caller: it holds that caller's
+	// scopes, as the child did.
+	_, _ = s.start(jobs, base, Request{Message: msg, AgentID: sessions.AgentOf(requester), SessionKey: requester,
+		Scopes: base.Subject.RunScopes()}, after)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/openclaw-go/openclaw/tools"
+	"github.com/openclaw-go/openclaw/tools/nodes"
 )
 
 // browser with target:"node" runs the action on a node host's own browser:
@@ -27,7 +28,7 @@ import (
 
 const (
 	propTargetNode = `"target":{"type":"string","enum":["host","node"],"description":"host (this machine, default) or node (a node host's browser, through browser.proxy)"},` +
-		`"node":{"type":"string","description":"Node for target=node: id, display name or unique prefix (default gateway.nodes.browser.node)"}`
+		`"node":{"type":"string","description":"Node for target=node: id, display name (build-box finds \"Build Box\"), IP or id prefix (default gateway.nodes.browser.node)"}`
 	maxProxyFileBytes = 32 << 20
 )
 
@@ -261,38 +262,15 @@ func rewritePaths(v any, mapping map[string]string) any {
 	return v
 }
 
-// resolveBrowserNode is the node's id: an exact id, display name or IP,
-// or a unique prefix of the id or name (node.list as the caller).
+// resolveBrowserNode is the node's id, resolved as every family resolves
+// --node (nodes.Resolve; node.list as the caller).
 func resolveBrowserNode(ctx context.Context, env *tools.Env, q string) (string, error) {
-	out, err := tools.Invoke(ctx, env, tools.Call{Method: "node.list", Args: json.RawMessage(`{}`)})
+	n, err := nodes.Resolve(ctx, env, q)
 	if err != nil {
-		return "", err
+		e := tools.AsError(err)
+		return "", tools.Errorf(e.Code, "browser: %s", e.Message)
 	}
-	nodes := gjson.GetBytes(out, "nodes").Array()
-	lq := strings.ToLower(q)
-	for _, match := range []func(gjson.Result) bool{
-		func(n gjson.Result) bool { return n.Get("nodeId").String() == q },
-		func(n gjson.Result) bool { return strings.ToLower(n.Get("displayName").String()) == lq },
-		func(n gjson.Result) bool { return n.Get("remoteIp").String() == q },
-		func(n gjson.Result) bool { return strings.HasPrefix(n.Get("nodeId").String(), lq) },
-		func(n gjson.Result) bool {
-			return strings.HasPrefix(strings.ToLower(n.Get("displayName").String()), lq)
-		},
-	} {
-		var hits []string
-		for _, n := range nodes {
-			if match(n) {
-				hits = append(hits, n.Get("nodeId").String())
-			}
-		}
-		if len(hits) == 1 {
-			return hits[0], nil
-		}
-		if len(hits) > 1 {
-			return "", tools.Errorf(tools.CodeInvalidParams, "browser: node %q is ambiguous: give more of its id", q)
-		}
-	}
-	return "", tools.Errorf(tools.CodeNotFound, "browser: unknown node %q (see `openclaw nodes status`)", q)
+	return n.NodeID, nil
 }
 
 func jsonAny(r gjson.Result) any {

@@ -20,6 +20,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/openclaw-go/openclaw/atomicfile"
+	"github.com/openclaw-go/openclaw/tools"
 )
 
 // The canvas host: agent-editable files from the canvas root under
@@ -256,7 +257,10 @@ func (h *Host) open(urlPath string) (*os.File, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+	// A file with other hard links may be one made in the root to a file
+	// elsewhere: these routes answer loopback without auth, so it is refused
+	// as a symlink is, checked on the opened file.
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() || tools.HardLinked(st) {
 		f.Close()
 		return nil, "", fs.ErrNotExist
 	}

@@ -361,3 +361,32 @@ func BenchmarkLiveReload(b *testing.B) {
 		}
 	}
 }
+
+// A hard link made in the canvas root to a file elsewhere is not served:
+// these routes answer loopback without auth, so it would hand the linked
+// file to any local user. A file with one name next to it still is.
+func TestHostRefusesHardLinks(t *testing.T) {
+	root := t.TempDir()
+	hs := newHostServer(t, root, false)
+	outside := filepath.Join(t.TempDir(), "secret.txt")
+	write(t, outside, "secret-by-hard-link")
+	if err := os.Link(outside, filepath.Join(root, "linked.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(root, "hl"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(outside, filepath.Join(root, "hl", "index.html")); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(root, "plain.txt"), "plain")
+	for _, p := range []string{"/__openclaw__/canvas/linked.txt", "/__openclaw__/canvas/hl/", "/__openclaw__/canvas/hl"} {
+		resp, body := hs.do(t, "GET", p)
+		if resp.StatusCode != 404 || strings.Contains(body, "secret-by-hard-link") {
+			t.Errorf("GET %s: %d (%d bytes), want 404 without the linked file", p, resp.StatusCode, len(body))
+		}
+	}
+	if resp, body := hs.do(t, "GET", "/__openclaw__/canvas/plain.txt"); resp.StatusCode != 200 || body != "plain" {
+		t.Errorf("plain file: %d %q", resp.StatusCode, body)
+	}
+}

@@ -2,40 +2,21 @@ package canvas
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/openclaw-go/openclaw/tools"
+	"github.com/openclaw-go/openclaw/tools/nodes"
 )
 
 // nodeInfo is what node selection reads of a node.list entry.
-type nodeInfo struct {
-	NodeID        string   `json:"nodeId"`
-	DisplayName   string   `json:"displayName"`
-	RemoteIP      string   `json:"remoteIp"`
-	Platform      string   `json:"platform"`
-	Caps          []string `json:"caps"`
-	Connected     bool     `json:"connected"`
-	ConnectedAtMs int64    `json:"connectedAtMs"`
-	LastSeenAtMs  int64    `json:"lastSeenAtMs"`
-}
+type nodeInfo = nodes.Listed
 
 // listNodes asks the gateway's node.list through the one door, as the
 // caller (its scopes apply).
 func listNodes(ctx context.Context, env *tools.Env) ([]nodeInfo, error) {
-	raw, err := tools.Invoke(ctx, env, tools.Call{Method: "node.list", Args: json.RawMessage(`{}`)})
-	if err != nil {
-		return nil, err
-	}
-	var res struct {
-		Nodes []nodeInfo `json:"nodes"`
-	}
-	if err := json.Unmarshal(raw, &res); err != nil {
-		return nil, tools.Errorf(tools.CodeFailed, "node.list answered %s: %v", clip(raw), err)
-	}
-	return res.Nodes, nil
+	return nodes.List(ctx, env)
 }
 
 func clip(b []byte) string {
@@ -43,26 +24,6 @@ func clip(b []byte) string {
 		return string(b[:200]) + "…"
 	}
 	return string(b)
-}
-
-// nodeKey folds a display name for matching, as the original: lower case,
-// every run of other characters than a-z and 0-9 one "-", none at the
-// ends ("Build Box" ~ "build-box").
-func nodeKey(s string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(s) {
-		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			dash = false
-			b.WriteRune(r)
-			continue
-		}
-		dash = true
-	}
-	return b.String()
 }
 
 func label(n nodeInfo) string {
@@ -75,60 +36,12 @@ func label(n nodeInfo) string {
 	return n.NodeID
 }
 
-func labels(nodes []nodeInfo) string {
-	out := make([]string, 0, len(nodes))
-	for _, n := range nodes {
+func labels(list []nodeInfo) string {
+	out := make([]string, 0, len(list))
+	for _, n := range list {
 		out = append(out, label(n))
 	}
 	return strings.Join(out, ", ")
-}
-
-// matchNode resolves --node as the original does: an exact id, the remote
-// IP, the display name (case and punctuation folded) or an id prefix of at
-// least 6 characters. Several matches: the one connected, if only one is.
-func matchNode(nodes []nodeInfo, query string) (string, error) {
-	q := strings.TrimSpace(query)
-	if q == "" {
-		return "", tools.Errorf(tools.CodeInvalidParams, "node required")
-	}
-	qk := nodeKey(q)
-	var matches []nodeInfo
-	for _, n := range nodes {
-		if n.NodeID == q || (n.RemoteIP != "" && n.RemoteIP == q) ||
-			(n.DisplayName != "" && nodeKey(n.DisplayName) == qk) ||
-			(len(q) >= 6 && strings.HasPrefix(n.NodeID, q)) {
-			matches = append(matches, n)
-		}
-	}
-	// An exact id beats any other kind of match.
-	for _, n := range matches {
-		if n.NodeID == q {
-			return n.NodeID, nil
-		}
-	}
-	switch len(matches) {
-	case 1:
-		return matches[0].NodeID, nil
-	case 0:
-		msg := "unknown node: " + q
-		if len(nodes) > 0 {
-			msg += " (known: " + labels(nodes) + ")"
-		}
-		return "", tools.Errorf(tools.CodeNotFound, "%s", msg)
-	}
-	var connected []nodeInfo
-	for _, n := range matches {
-		if n.Connected {
-			connected = append(connected, n)
-		}
-	}
-	if len(connected) == 1 {
-		return connected[0].NodeID, nil
-	}
-	if len(connected) > 1 {
-		matches = connected
-	}
-	return "", tools.Errorf(tools.CodeInvalidParams, "ambiguous node: %s (matches: %s)", q, labels(matches))
 }
 
 // pickDefault chooses the node when none is named: among nodes with the
@@ -189,12 +102,13 @@ func recency(n nodeInfo) int64 {
 
 // resolveNode turns the node param into a node id (node.list once).
 func resolveNode(ctx context.Context, env *tools.Env, query string) (string, error) {
-	nodes, err := listNodes(ctx, env)
+	list, err := listNodes(ctx, env)
 	if err != nil {
 		return "", err
 	}
 	if strings.TrimSpace(query) == "" {
-		return pickDefault(nodes)
+		return pickDefault(list)
 	}
-	return matchNode(nodes, query)
+	n, err := nodes.Match(list, query)
+	return n.NodeID, err
 }

@@ -3,55 +3,9 @@ package canvas
 import (
 	"strings"
 	"testing"
-
-	"github.com/openclaw-go/openclaw/tools"
 )
 
-func TestMatchNode(t *testing.T) {
-	nodes := []nodeInfo{
-		{NodeID: "a1b2c3d4e5f6", DisplayName: "Build Box", RemoteIP: "10.0.0.5", Connected: true},
-		{NodeID: "a1b2c3ffffff", DisplayName: "Spare", RemoteIP: "10.0.0.6"},
-		{NodeID: "mac-1234567", DisplayName: "Laptop", Connected: true},
-		{NodeID: "dup-old", DisplayName: "Kiosk"},
-		{NodeID: "dup-new", DisplayName: "kiosk!", Connected: true},
-		{NodeID: "twin-1", DisplayName: "Twin", Connected: true},
-		{NodeID: "twin-2", DisplayName: "twin", Connected: true},
-		{NodeID: "Spare"}, // an id equal to another node's name
-	}
-	for q, want := range map[string]string{
-		"a1b2c3d4e5f6":  "a1b2c3d4e5f6", // exact id
-		"10.0.0.6":      "a1b2c3ffffff", // remote IP
-		"build-box":     "a1b2c3d4e5f6", // display name, folded
-		"  BUILD BOX  ": "a1b2c3d4e5f6",
-		"a1b2c3d4":      "a1b2c3d4e5f6", // prefix of 6+
-		"mac-12":        "mac-1234567",
-		"kiosk":         "dup-new",      // two match; the connected one wins
-		"Spare":         "Spare",        // an exact id beats a name
-		"a1b2c3":        "a1b2c3d4e5f6", // two ids start with it: the connected one
-	} {
-		got, err := matchNode(nodes, q)
-		if err != nil || got != want {
-			t.Errorf("%q: %q %v, want %q", q, got, err, want)
-		}
-	}
-	for q, want := range map[string]string{
-		"":      "node required",
-		"a1b2c": "unknown node: a1b2c (known: Build Box, Spare, Laptop, Kiosk, kiosk!, Twin, twin, Spare)", // prefix too short
-		"twin":  "ambiguous node: twin (matches: Twin, twin)",
-		"ghost": "unknown node: ghost",
-	} {
-		_, err := matchNode(nodes, q)
-		if err == nil || !strings.HasPrefix(err.Error(), want) {
-			t.Errorf("%q: %v, want %q", q, err, want)
-		}
-	}
-	if _, err := matchNode(nil, "x"); err == nil || err.Error() != "unknown node: x" {
-		t.Errorf("no nodes: %v", err)
-	}
-	if _, err := matchNode(nodes, "ghost"); tools.AsError(err).Code != tools.CodeNotFound {
-		t.Errorf("unknown node code: %v", tools.AsError(err).Code)
-	}
-}
+// Matching --node is tools/nodes' Match (resolve_test.go there).
 
 func TestPickDefault(t *testing.T) {
 	canvas := []string{"canvas"}

@@ -211,11 +211,11 @@ func TestCanvasToolThroughNodeInvoke(t *testing.T) {
 				`{"beginRendering":{"surfaceId":"main","root":"root"}}`}, "\n") {
 				t.Fatalf("pushed %s", inv.Params)
 			}
-			if r.Get("details.version").Str != "v0.8" || r.Get("details.messages").Int() != 2 || !r.Get("details.ok").Bool() {
+			if r.Get("version").Str != "v0.8" || r.Get("messages").Int() != 2 || !r.Get("ok").Bool() {
 				t.Fatalf("push result: %s", out)
 			}
 		default:
-			if !r.Get("details.ok").Bool() || r.Get("details.node").Str != n.id {
+			if !r.Get("ok").Bool() || r.Get("node").Str != n.id {
 				t.Fatalf("%s result: %s", inv.Command, out)
 			}
 		}
@@ -228,7 +228,7 @@ func TestCanvasToolThroughNodeInvoke(t *testing.T) {
 		t.Fatalf("node error: %d %s", code, errs)
 	}
 	// An unknown node names the known ones.
-	if _, errs, code := g.cli("", "nodes", "canvas", "hide", "--node", "nope"); code == 0 || !strings.Contains(errs, "unknown node: nope (known: Canvas Box)") {
+	if _, errs, code := g.cli("", "nodes", "canvas", "hide", "--node", "nope"); code == 0 || !strings.Contains(errs, `unknown node "nope" (known: Canvas Box)`) {
 		t.Fatalf("unknown node: %d %s", code, errs)
 	}
 	// The human lines, as the original CLI prints them.

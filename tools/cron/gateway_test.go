@@ -1,7 +1,9 @@
 package cron_test
 
 import (
+	"bytes"
 	"context"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -10,6 +12,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/openclaw-go/openclaw/client"
+	"github.com/openclaw-go/openclaw/commands"
 	"github.com/openclaw-go/openclaw/failure"
 	"github.com/openclaw-go/openclaw/gateway/gatewaytest"
 	"github.com/openclaw-go/openclaw/protocol"
@@ -138,4 +141,78 @@ func TestScopesAndEventsOverTheGateway(t *testing.T) {
 
 func isMissingScope(err error, scope string) bool {
 	return err != nil && strings.Contains(failure.AsError(err).Message, "missing scope: "+scope)
+}
+
+// cron.update and cron.remove need operator.admin: a writer (and a
+// reader) is refused with the missing scope and the job stays as it was;
+// an admin changes and removes it.
+func TestUpdateAndRemoveNeedAdmin(t *testing.T) {
+	url := startGateway(t, t.TempDir())
+	admin := dial(t, url, []string{protocol.ScopeAdmin}, nil)
+	writer := dial(t, url, []string{protocol.ScopeWrite, protocol.ScopeRead}, nil)
+	ctx := context.Background()
+	out, err := admin.Call(ctx, "cron.add", map[string]any{"name": "keep", "schedule": map[string]any{"kind": "every", "everyMs": 3_600_000},
+		"sessionTarget": "main", "payload": map[string]any{"kind": "systemEvent", "text": "hi"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := gjson.GetBytes(out, "id").String()
+	if _, err := writer.Call(ctx, "cron.update", map[string]any{"id": id, "patch": map[string]any{"name": "changed", "enabled": false}}); !isMissingScope(err, protocol.ScopeAdmin) {
+		t.Fatalf("cron.update as writer: %v", err)
+	}
+	if _, err := writer.Call(ctx, "cron.remove", map[string]any{"id": id}); !isMissingScope(err, protocol.ScopeAdmin) {
+		t.Fatalf("cron.remove as writer: %v", err)
+	}
+	got, err := writer.Call(ctx, "cron.get", map[string]any{"id": id})
+	if err != nil || gjson.GetBytes(got, "name").String() != "keep" || !gjson.GetBytes(got, "enabled").Bool() {
+		t.Fatalf("the job after a writer's update and remove: %s %v", got, err)
+	}
+	if u, err := admin.Call(ctx, "cron.update", map[string]any{"id": id, "patch": map[string]any{"name": "changed"}}); err != nil ||
+		gjson.GetBytes(u, "name").String() != "changed" {
+		t.Fatalf("cron.update as admin: %s %v", u, err)
+	}
+	if _, err := admin.Call(ctx, "cron.remove", map[string]any{"id": id}); err != nil {
+		t.Fatalf("cron.remove as admin: %v", err)
+	}
+	if _, err := admin.Call(ctx, "cron.get", map[string]any{"id": id}); err == nil {
+		t.Fatal("the job is still there after remove")
+	}
+}
+
+// `cron add --message` on a gateway with no channel configured: the job
+// would announce its reply and every run would fail for want of a target.
+// The original's gateway adds such a job (its CLI announces by default),
+// so ours adds it too but warns: the answer's deliveryPreview says every
+// run will fail and names the fix. --no-deliver and --best-effort-deliver
+// get no warning.
+func TestAddAnnounceWithoutAChannelWarns(t *testing.T) {
+	dir := t.TempDir()
+	url := startGateway(t, dir)
+	t.Setenv("HOME", dir)
+	t.Setenv("OPENCLAW_STATE_DIR", filepath.Join(dir, "cli"))
+	t.Setenv("OPENCLAW_GATEWAY_URL", url)
+	t.Setenv("OPENCLAW_GATEWAY_TOKEN", token)
+	run := func(args ...string) (int, string, string) {
+		var out, errb bytes.Buffer
+		code := commands.Main(append([]string{"openclaw", "cron", "add", "--name", "brief", "--every", "1h", "--message", "summarise"}, args...),
+			strings.NewReader(""), &out, &errb)
+		return code, out.String(), errb.String()
+	}
+	code, out, errOut := run()
+	p := gjson.Get(out, "deliveryPreview")
+	id := gjson.Get(out, "id").String()
+	if code != 0 || p.Get("label").String() != "no target" || !strings.Contains(p.Get("detail").String(), "no channel is configured") ||
+		!strings.Contains(p.Get("detail").String(), "openclaw cron edit "+id+" --no-deliver") {
+		t.Fatalf("announce with no channel: exit %d\n%s\n%s", code, out, errOut)
+	}
+	for _, flag := range []string{"--no-deliver", "--best-effort-deliver"} {
+		if code, out, errOut := run(flag); code != 0 || gjson.Get(out, "deliveryPreview").Exists() {
+			t.Fatalf("%s: exit %d\n%s\n%s", flag, code, out, errOut)
+		}
+	}
+	c := dial(t, url, []string{protocol.ScopeRead}, nil)
+	l, err := c.Call(context.Background(), "cron.list", map[string]any{})
+	if err != nil || gjson.GetBytes(l, "total").Int() != 3 {
+		t.Fatalf("jobs: %s %v", l, err)
+	}
 }

@@ -1,6 +1,10 @@
 package cron
 
-import "github.com/openclaw-go/openclaw/tools/cron/cronexpr"
+import (
+	"slices"
+
+	"github.com/openclaw-go/openclaw/tools/cron/cronexpr"
+)
 
 // The job object on the wire and in the store (spec §1.2, the original's
 // CronJobSchema). Field order follows the original's output.
@@ -23,6 +27,12 @@ type Job struct {
 	Payload        Payload   `json:"payload"`
 	Delivery       *Delivery `json:"delivery,omitempty"`
 	State          State     `json:"state"`
+
+	// scopes are those of whoever created the job (tools.Subject.
+	// RunScopes), stored beside the job, not in its wire shape; its agent
+	// turns hold them. nil: not recorded (a job stored before they were),
+	// and its turns hold tools.LeastRunScopes.
+	scopes []string
 }
 
 // Schedule kinds.
@@ -151,6 +161,7 @@ func boolp(v bool) *bool { return &v }
 // clone deep-copies a job (the scheduler hands copies to handlers).
 func (j *Job) clone() *Job {
 	c := *j
+	c.scopes = slices.Clone(j.scopes)
 	c.Schedule.AnchorMs = copyPtr(j.Schedule.AnchorMs)
 	c.Schedule.StaggerMs = copyPtr(j.Schedule.StaggerMs)
 	c.DeleteAfterRun = copyPtr(j.DeleteAfterRun)

@@ -108,7 +108,15 @@ func init() {
 			if err != nil {
 				return nil, inputError("cron.add", "%v", err)
 			}
-			return s.add(ctx, "cron.add", m)
+			j, err := s.add(ctx, "cron.add", m, env.Subject.RunScopes())
+			if err != nil {
+				return nil, err
+			}
+			res := addResult{Job: j}
+			if why := undeliverable(j, s.settings().cfg); why != "" {
+				res.DeliveryPreview = &preview{Label: noTarget, Detail: why}
+			}
+			return res, nil
 		},
 		Render: renderJob,
 	})

@@ -6,11 +6,14 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/google/uuid"
 
+	"github.com/openclaw-go/openclaw/channels"
+	"github.com/openclaw-go/openclaw/config"
 	"github.com/openclaw-go/openclaw/store"
 	"github.com/openclaw-go/openclaw/tools"
 )
@@ -27,9 +30,12 @@ func dbPath(stateDir string) string {
 }
 
 // notFound is the original's miss: INVALID_REQUEST on the wire with
-// details {code:"CRON_JOB_NOT_FOUND", jobId}.
+// details {code:"CRON_JOB_NOT_FOUND", jobId}, and the message's prefix
+// ("cron job not found: <id>.") the original CLI matches on; the rest
+// names what lists the ids here (the original's "List automations" names
+// a command this CLI does not have).
 func notFound(prefix, id string) error {
-	return tools.Errorf(tools.CodeNotFound, "%s: %s. List automations and retry with a current job id.", prefix, id).
+	return tools.Errorf(tools.CodeNotFound, "%s: %s. See the current job ids with `openclaw cron list --all` (the cron tool: action list) and retry with one.", prefix, id).
 		WithDetails(map[string]any{"code": "CRON_JOB_NOT_FOUND", "jobId": id})
 }
 
@@ -191,24 +197,48 @@ func sortJobs(jobs []*Job, by string, desc bool) {
 	})
 }
 
-// get is cron.get.
+// get is cron.get: the job with this id, else the one job whose id
+// starts with it (as `cron list` shows ids, a prefix is what a person
+// copies); a prefix of several is refused with their ids.
 func (s *Service) get(id string) (*Job, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	j := s.byID[id]
-	if j == nil {
-		return nil, notFound("cron job not found", id)
+	if j := s.byID[id]; j != nil {
+		return j.clone(), nil
 	}
-	return j.clone(), nil
+	var matches []string
+	for full := range s.byID {
+		if strings.HasPrefix(full, id) {
+			matches = append(matches, full)
+		}
+	}
+	switch len(matches) {
+	case 0:
+		return nil, notFound("cron job not found", id)
+	case 1:
+		return s.byID[matches[0]].clone(), nil
+	}
+	sort.Strings(matches)
+	shown := matches
+	if len(shown) > 5 {
+		shown = append(shown[:5:5], "…")
+	}
+	return nil, tools.Errorf(tools.CodeInvalidParams, "cron.get: id prefix %q matches %d jobs (%s); give more of the id",
+		id, len(matches), strings.Join(shown, ", ")).WithDetails(map[string]any{"jobIds": matches})
 }
 
 // add is cron.add: the job normalised, validated, given its first next
-// run, and stored.
-func (s *Service) add(ctx context.Context, method string, params obj) (*Job, error) {
+// run, and stored with scopes, what its creator holds (its turns hold no
+// more).
+func (s *Service) add(ctx context.Context, method string, params obj, scopes []string) (*Job, error) {
 	now := s.now()
 	j, err := newJobFrom(method, params, now, uuid.NewString())
 	if err != nil {
 		return nil, err
+	}
+	j.scopes = slices.Clone(scopes)
+	if j.scopes == nil {
+		j.scopes = []string{}
 	}
 	if n, ok := jobNext(j, now); ok {
 		j.State.NextRunAtMs = i64(n)
@@ -227,7 +257,47 @@ func (s *Service) add(ctx context.Context, method string, params obj) (*Job, err
 	return out, nil
 }
 
-// update is cron.update {id, patch}.
+// preview is the original's deliveryPreview {label, detail} of a job.
+type preview struct {
+	Label  string `json:"label"`
+	Detail string `json:"detail"`
+}
+
+// addResult is cron.add's answer: the job, and a deliveryPreview when its
+// delivery cannot work as configured (undeliverable).
+type addResult struct {
+	*Job
+	DeliveryPreview *preview `json:"deliveryPreview,omitempty"`
+}
+
+// noTarget is the deliveryPreview label of an undeliverable announce.
+const noTarget = "no target"
+
+// undeliverable says why an agent-turn job that is to announce its reply
+// (its run failing when the post fails) can never post it: no channel is
+// configured, so every run would fail for want of a target. The job is
+// still added, as the original's gateway adds it (its CLI announces by
+// default, and refusing would break that client's plain `cron add
+// --message`); the answer warns with the fix. "" when delivery can work,
+// or is not asked for, a webhook, or best effort.
+func undeliverable(j *Job, cfg *config.Config) string {
+	d := j.Delivery
+	if j.SessionTarget != TargetIsolated || d == nil || d.Mode != DeliveryAnnounce || (d.BestEffort != nil && *d.BestEffort) {
+		return ""
+	}
+	if cfg == nil {
+		cfg = config.Empty()
+	}
+	if len(channels.Configured(cfg)) > 0 {
+		return ""
+	}
+	return "every run will fail: the job announces its reply but no channel is configured; " +
+		"run `openclaw cron edit " + j.ID + " --no-deliver` (or --best-effort-deliver), or configure a channel (channels.<id>)"
+}
+
+// update is cron.update {id, patch}. The job keeps the scopes recorded
+// when it was added: an update neither widens nor re-records them (a job
+// stored before they were recorded is added again to get its creator's).
 func (s *Service) update(ctx context.Context, method, id string, patch obj) (*Job, error) {
 	now := s.now()
 	s.mu.Lock()

@@ -202,6 +202,9 @@ func renderJob(w io.Writer, j gjson.Result) error {
 	if e := j.Get("state.lastError").String(); e != "" {
 		lines = append(lines, "last error: "+e)
 	}
+	if p := j.Get("deliveryPreview"); p.Get("label").String() == noTarget {
+		lines = append(lines, "warning: "+p.Get("detail").String())
+	}
 	_, err := fmt.Fprintln(w, strings.Join(lines, "\n"))
 	return err
 }

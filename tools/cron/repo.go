@@ -49,6 +49,12 @@ var migrations = []tools.Migration{
 		) STRICT`,
 		`CREATE INDEX cron_system_events_session ON cron_system_events(session_key, consumed_at_ms, seq)`,
 	)},
+	// The scopes of whoever created a job (a JSON array), which its agent
+	// turns hold; NULL for a job stored before they were recorded, whose
+	// turns hold tools.LeastRunScopes.
+	{Version: 2, Name: "job creator scopes", Up: tools.ExecMigration(
+		`ALTER TABLE cron_jobs ADD COLUMN scopes TEXT`,
+	)},
 }
 
 // dbTimeout bounds one repository call: a stuck database must not hold
@@ -69,7 +75,7 @@ func bounded(ctx context.Context) (context.Context, context.CancelFunc) {
 func (r repo) loadJobs(ctx context.Context) ([]*Job, error) {
 	ctx, cancel := bounded(ctx)
 	defer cancel()
-	rows, err := r.db.QueryContext(ctx, `SELECT id, job FROM cron_jobs`)
+	rows, err := r.db.QueryContext(ctx, `SELECT id, job, scopes FROM cron_jobs`)
 	if err != nil {
 		return nil, fmt.Errorf("cron: load jobs: %w", err)
 	}
@@ -77,12 +83,19 @@ func (r repo) loadJobs(ctx context.Context) ([]*Job, error) {
 	var out []*Job
 	for rows.Next() {
 		var id, text string
-		if err := rows.Scan(&id, &text); err != nil {
+		var scopes sql.NullString
+		if err := rows.Scan(&id, &text, &scopes); err != nil {
 			return nil, fmt.Errorf("cron: load jobs: %w", err)
 		}
 		var j Job
 		if err := json.Unmarshal([]byte(text), &j); err != nil {
 			return nil, fmt.Errorf("cron: job %s: %w", id, err)
+		}
+		if scopes.Valid {
+			j.scopes = []string{}
+			if err := json.Unmarshal([]byte(scopes.String), &j.scopes); err != nil {
+				return nil, fmt.Errorf("cron: job %s scopes: %w", id, err)
+			}
 		}
 		out = append(out, &j)
 	}
@@ -112,8 +125,17 @@ func putJob(ctx context.Context, tx *sql.Tx, j *Job) error {
 	if err != nil {
 		return fmt.Errorf("cron: encode job %s: %w", j.ID, err)
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO cron_jobs(id, job, updated_at_ms) VALUES(?, ?, ?)
-		ON CONFLICT(id) DO UPDATE SET job = excluded.job, updated_at_ms = excluded.updated_at_ms`, j.ID, string(b), j.UpdatedAtMs)
+	var scopes any // NULL: not recorded
+	if j.scopes != nil {
+		s, err := json.Marshal(j.scopes)
+		if err != nil {
+			return fmt.Errorf("cron: encode job %s: %w", j.ID, err)
+		}
+		scopes = string(s)
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO cron_jobs(id, job, updated_at_ms, scopes) VALUES(?, ?, ?, ?)
+		ON CONFLICT(id) DO UPDATE SET job = excluded.job, updated_at_ms = excluded.updated_at_ms, scopes = excluded.scopes`,
+		j.ID, string(b), j.UpdatedAtMs, scopes)
 	if err != nil {
 		return fmt.Errorf("cron: store job %s: %w", j.ID, err)
 	}

@@ -1,11 +1,13 @@
 package cron
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -443,5 +445,88 @@ func TestRunHistoryPruned(t *testing.T) {
 	h.settle()
 	if n := h.must("cron.runs", `{"id":"`+id+`"}`).Get("total").Int(); n != 1 {
 		t.Fatalf("after a week: %d runs", n)
+	}
+}
+
+// cron get takes a unique id prefix (what a person copies from the list);
+// a prefix of several jobs is refused naming them; a miss names the
+// command that lists ids here (`openclaw cron list`), not the original's
+// "List automations", which this CLI has no command for.
+func TestGetByPrefix(t *testing.T) {
+	h := newHarness(t, "")
+	for _, id := range []string{"abc111", "abc222", "def333"} {
+		j, err := newJobFrom("cron.add", obj{"name": id, "every": "1h", "text": "t"}, h.clk.now(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := h.s.repo.saveJobs(context.Background(), j); err != nil {
+			t.Fatal(err)
+		}
+		h.s.byID[id] = j
+	}
+	for prefix, want := range map[string]string{"d": "def333", "abc2": "abc222", "abc111": "abc111"} {
+		if got := h.must("cron.get", `{"id":"`+prefix+`"}`).Get("id").String(); got != want {
+			t.Errorf("get %s: %s, want %s", prefix, got, want)
+		}
+	}
+	_, err := h.call("cron.get", `{"id":"abc"}`)
+	if te := tools.AsError(err); te.Code != tools.CodeInvalidParams || te.Message != `cron.get: id prefix "abc" matches 2 jobs (abc111, abc222); give more of the id` {
+		t.Fatalf("ambiguous prefix: %+v", te)
+	}
+	_, err = h.call("cron.get", `{"id":"x"}`)
+	msg := tools.AsError(err).Message
+	if !strings.HasPrefix(msg, "cron job not found: x.") || !strings.Contains(msg, "`openclaw cron list --all`") || strings.Contains(msg, "List automations") {
+		t.Fatalf("miss: %s", msg)
+	}
+}
+
+// An announcing agent-turn job added where no channel is configured is
+// added with a deliveryPreview that warns every run will fail, and the
+// human view shows the warning; with a channel configured there is none.
+func TestAddWarnsOfAnUndeliverableAnnounce(t *testing.T) {
+	job := `{"name":"brief","every":"1h","message":"summarise"}`
+	j := newHarness(t, `{}`).must("cron.add", job)
+	if j.Get("deliveryPreview.label").String() != "no target" || j.Get("delivery.mode").String() != "announce" {
+		t.Fatalf("no channel: %s", j.Raw)
+	}
+	var b bytes.Buffer
+	if err := renderJob(&b, j); err != nil || !strings.Contains(b.String(), "warning: every run will fail: the job announces its reply but no channel is configured") {
+		t.Fatalf("render: %q %v", b.String(), err)
+	}
+	if j := newHarness(t, `{"channels":{"telegram":{"botToken":"x"}}}`).must("cron.add", job); j.Get("deliveryPreview").Exists() {
+		t.Fatalf("with a channel: %s", j.Raw)
+	}
+}
+
+// A job records its creator's scopes beside it in the store: they survive
+// a restart, an update (even by a caller holding more) leaves them as
+// they were, and a row without them (stored before they were recorded)
+// loads as unknown, which its turns resolve to the least.
+func TestJobScopesAreStoredAndKept(t *testing.T) {
+	dir := t.TempDir()
+	h := openHarness(t, dir, "", 1_800_000_000_000)
+	creator := *h.env
+	creator.Subject = tools.Subject{Kind: tools.CallerOperator, Role: "operator", Scopes: []string{"operator.admin", "operator.read"}}
+	out, err := tools.Invoke(context.Background(), &creator, tools.Call{Method: "cron.add", Args: json.RawMessage(`{"name":"j","every":"1h","text":"t"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := gjson.GetBytes(out, "id").String()
+	if gjson.GetBytes(out, "scopes").Exists() {
+		t.Fatalf("the scopes are in the job's wire shape: %s", out)
+	}
+	h.must("cron.update", `{"id":"`+id+`","patch":{"name":"k"}}`) // by the local user, who holds every scope
+	h.close()
+	h2 := openHarness(t, dir, "", 1_800_000_000_000)
+	if got := h2.s.byID[id].scopes; !slices.Equal(got, []string{"operator.admin", "operator.read"}) {
+		t.Fatalf("scopes after an update and a restart: %v", got)
+	}
+	if _, err := h2.store.DB().Exec(`UPDATE cron_jobs SET scopes = NULL WHERE id = ?`, id); err != nil {
+		t.Fatal(err)
+	}
+	h2.close()
+	h3 := openHarness(t, dir, "", 1_800_000_000_000)
+	if got := h3.s.byID[id].scopes; got != nil {
+		t.Fatalf("a row without scopes loads as %v", got)
 	}
 }

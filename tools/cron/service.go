@@ -482,7 +482,9 @@ func (s *Service) agentTurn(ctx context.Context, j *Job, agent string) outcome {
 	if t := j.Payload.TimeoutSeconds; t != nil && *t > 0 {
 		timeout = time.Duration(*t) * time.Second
 	}
-	res, err := s.agent.RunTurn(ctx, agentrun.Turn{Message: j.Payload.Message, AgentID: agent, SessionKey: key, Model: j.Payload.Model, Timeout: timeout})
+	// The turn holds what the job's creator held (none recorded: the least).
+	res, err := s.agent.RunTurn(ctx, agentrun.Turn{Message: j.Payload.Message, AgentID: agent, SessionKey: key, Model: j.Payload.Model,
+		Timeout: timeout, Scopes: j.scopes})
 	if err != nil {
 		return outcome{status: StatusError, err: err.Error(), sessionKey: key}
 	}
@@ -564,6 +566,9 @@ func (s *Service) announce(ctx context.Context, j *Job, out *outcome) {
 		out.deliveryError = err.Error()
 		if d.BestEffort == nil || !*d.BestEffort {
 			out.status, out.err = StatusError, "cron: announce delivery failed: "+err.Error()
+			if why := undeliverable(j, s.settings().cfg); why != "" {
+				out.err += " (" + strings.TrimPrefix(why, "every run will fail: ") + ")"
+			}
 		}
 		return
 	}

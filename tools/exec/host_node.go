@@ -13,6 +13,7 @@ import (
 
 	"github.com/openclaw-go/openclaw/policy"
 	"github.com/openclaw-go/openclaw/tools"
+	"github.com/openclaw-go/openclaw/tools/nodes"
 )
 
 // exec with host=node runs the command on a paired node host through
@@ -61,18 +62,19 @@ func execNodeRef(env *tools.Env, p execParams) string {
 	return cfg.String("tools.exec.node", "")
 }
 
-// resolveExecNode finds the node by id, display name, IP or unique id
-// prefix among node.list's (with the caller's scopes).
+// resolveExecNode finds the node the call names (nodes.Resolve, as every
+// family: id, IP, display name with case and punctuation folded, id
+// prefix), or with no name the one connected node that can run
+// system.run, among node.list's (with the caller's scopes).
 func resolveExecNode(ctx context.Context, env *tools.Env, q string) (nodeTarget, error) {
-	out, err := tools.Invoke(ctx, env, tools.Call{Method: "node.list", Args: json.RawMessage(`{}`)})
+	list, err := nodes.List(ctx, env)
 	if err != nil {
 		return nodeTarget{}, err
 	}
-	nodes := gjson.GetBytes(out, "nodes").Array()
 	if q == "" {
-		var live []gjson.Result
-		for _, n := range nodes {
-			if n.Get("connected").Bool() && hasCommand(n, "system.run") {
+		var live []nodes.Listed
+		for _, n := range list {
+			if n.Connected && n.Has("system.run") {
 				live = append(live, n)
 			}
 		}
@@ -82,45 +84,18 @@ func resolveExecNode(ctx context.Context, env *tools.Env, q string) (nodeTarget,
 		}
 		return targetOf(live[0]), nil
 	}
-	lq := strings.ToLower(q)
-	for _, match := range []func(gjson.Result) bool{
-		func(n gjson.Result) bool { return n.Get("nodeId").String() == q },
-		func(n gjson.Result) bool { return strings.ToLower(n.Get("displayName").String()) == lq },
-		func(n gjson.Result) bool { return n.Get("remoteIp").String() == q },
-		func(n gjson.Result) bool { return strings.HasPrefix(n.Get("nodeId").String(), lq) },
-		func(n gjson.Result) bool {
-			return strings.HasPrefix(strings.ToLower(n.Get("displayName").String()), lq)
-		},
-	} {
-		var hits []gjson.Result
-		for _, n := range nodes {
-			if match(n) {
-				hits = append(hits, n)
-			}
-		}
-		if len(hits) == 1 {
-			return targetOf(hits[0]), nil
-		}
-		if len(hits) > 1 {
-			return nodeTarget{}, tools.Errorf(tools.CodeInvalidParams, "exec host=node: node %q is ambiguous (%d match): give more of its id", q, len(hits))
-		}
+	n, err := nodes.Match(list, q)
+	if err != nil {
+		e := tools.AsError(err)
+		return nodeTarget{}, tools.Errorf(e.Code, "exec host=node: %s", e.Message)
 	}
-	return nodeTarget{}, tools.Errorf(tools.CodeNotFound, "exec host=node: unknown node %q (see `openclaw nodes status`)", q)
+	return targetOf(n), nil
 }
 
-func hasCommand(n gjson.Result, cmd string) bool {
-	for _, c := range n.Get("commands").Array() {
-		if c.String() == cmd {
-			return true
-		}
-	}
-	return false
-}
-
-func targetOf(n gjson.Result) nodeTarget {
-	t := nodeTarget{id: n.Get("nodeId").String(), name: n.Get("displayName").String(), platform: n.Get("platform").String(), commands: map[string]bool{}}
-	for _, c := range n.Get("commands").Array() {
-		t.commands[c.String()] = true
+func targetOf(n nodes.Listed) nodeTarget {
+	t := nodeTarget{id: n.NodeID, name: n.DisplayName, platform: n.Platform, commands: map[string]bool{}}
+	for _, c := range n.Commands {
+		t.commands[c] = true
 	}
 	return t
 }

@@ -14,15 +14,18 @@ import (
 // the state dir. The file tools must not be a way around the config.*
 // scopes: a write-scoped client could otherwise set gateway.auth.mode to
 // none and reconnect as admin. Only the local CLI user, the machine's
-// owner, is not restricted; an agent turn or MCP client in this process
-// (no connection, no scopes) is (tools.Subject.IsUser). Paths are compared
-// with every symlink resolved.
+// owner, is not restricted; an agent turn holds the scopes of whoever
+// started it, and an MCP client in this process none (tools.Subject.
+// IsUser). The refusal names no other way to the same change: it is read
+// by models, which would take it. Paths are compared with every symlink
+// resolved.
 func guardGatewayFiles(env *tools.Env, t *target) error {
 	if env == nil || env.Subject.IsUser() || protocol.ScopeSatisfied(env.Subject.Scopes, protocol.ScopeAdmin) {
 		return nil
 	}
 	deny := tools.Errorf(tools.CodeDenied,
-		"refusing to write %s: it belongs to the gateway's configuration/state; needs operator.admin (use config.patch)", t.shown)
+		"refusing to write %s: it is the gateway's own configuration or state, which this caller may not change; "+
+			"leave it as it is, or ask the user to change it", t.shown)
 	if cfg := env.Config; cfg != nil {
 		files := append([]string{}, cfg.IncludedPaths...)
 		if cfg.Path != "" {

@@ -16,7 +16,8 @@ import (
 )
 
 func refused(p string) string {
-	return "refusing to write " + p + ": it belongs to the gateway's configuration/state; needs operator.admin (use config.patch)"
+	return "refusing to write " + p + ": it is the gateway's own configuration or state, which this caller may not change; " +
+		"leave it as it is, or ask the user to change it"
 }
 
 // gatewayEnv is what a gateway caller's handler sees: the state dir, the

@@ -213,3 +213,78 @@ func TestChannelSelection(t *testing.T) {
 		t.Fatalf("%v", err)
 	}
 }
+
+// A hard link made in the workspace to a file elsewhere passes the roots
+// check by its name; a model's attachment of it is refused (exit 3) and
+// nothing reaches the channel. The local user may still attach it.
+func TestMediaHardLinkRefusedForModels(t *testing.T) {
+	b, env := setup(t, nil)
+	if err := os.MkdirAll(env.Workspace, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	outside := filepath.Join(t.TempDir(), "secret.txt")
+	if err := os.WriteFile(outside, []byte("secret"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(outside, filepath.Join(env.Workspace, "linked.txt")); err != nil {
+		t.Fatal(err)
+	}
+	env.Subject = tools.Subject{Kind: tools.CallerAgent, SessionKey: "agent:main:cron:x"}
+	_, err := send(env, `{"target":"1","media":"linked.txt"}`)
+	if exitOf(err) != 3 || !strings.Contains(err.Error(), "hard links") {
+		t.Fatalf("hard-linked media: %v", err)
+	}
+	if len(b.calls) != 0 {
+		t.Fatalf("a refused attachment reached the API: %v", b.calls)
+	}
+	env.Subject = tools.Subject{}
+	if _, err := send(env, `{"target":"1","media":"`+filepath.Join(env.Workspace, "linked.txt")+`"}`); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// react is a mutation under the cross-context rule: a model bound to one
+// chat cannot react in another (exit 3, nothing reaches the API), and reacts
+// in its own.
+func TestReactUnderCrossContext(t *testing.T) {
+	b, env := setup(t, nil)
+	env.Subject = tools.Subject{Kind: tools.CallerAgent, SessionKey: "agent:main:telegram:group:-100111"}
+	react := func(args string) error {
+		_, err := tools.Invoke(context.Background(), env, tools.Call{Tool: "message", Verb: "react", Args: json.RawMessage(args)})
+		return err
+	}
+	err := react(`{"target":"-100222","messageId":"5","emoji":"👍"}`)
+	if exitOf(err) != 3 || !strings.Contains(err.Error(), "allowWithinProvider") {
+		t.Fatalf("react in another chat: %v", err)
+	}
+	if len(b.calls) != 0 {
+		t.Fatalf("a refused react reached the API: %v", b.calls)
+	}
+	if err := react(`{"messageId":"5","emoji":"👍"}`); err != nil {
+		t.Fatal(err)
+	}
+	if c := b.last(t); c["_method"] != "setMessageReaction" || c["chat_id"] != json.Number("-100111") {
+		t.Fatalf("own-chat react: %v", c)
+	}
+}
+
+// A send through a channel whose API cannot be reached fails with the
+// channel's error, which never carries the bot token (Telegram puts it in
+// the request URL), neither in the message nor in the JSON error.
+func TestMessageErrorsNeverCarryTheToken(t *testing.T) {
+	srv := httptest.NewServer(nil)
+	srv.Close() // connection refused
+	cfg := config.Empty()
+	cfg.Doc = map[string]any{"channels": map[string]any{"telegram": map[string]any{"botToken": "777:TOPSECRETBOTTOKEN", "apiBaseUrl": srv.URL}}}
+	env := &tools.Env{Config: cfg, StateDir: t.TempDir()}
+	for verb, args := range map[string]string{"send": `{"target":"5","message":"x"}`, "react": `{"target":"5","messageId":"1","emoji":"👍"}`} {
+		_, err := tools.Invoke(context.Background(), env, tools.Call{Tool: "message", Verb: verb, Args: json.RawMessage(args)})
+		if err == nil {
+			t.Fatalf("%s through a closed port: no error", verb)
+		}
+		js, _ := json.Marshal(failure.AsError(err))
+		if strings.Contains(err.Error(), "TOPSECRET") || strings.Contains(string(js), "TOPSECRET") || !strings.Contains(err.Error(), "apiBaseUrl") {
+			t.Errorf("%s: %v / %s", verb, err, js)
+		}
+	}
+}

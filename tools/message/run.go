@@ -341,6 +341,12 @@ func readMediaFile(env *tools.Env, path string, maxBytes int64) (channels.Media,
 	if st.IsDir() {
 		return channels.Media{}, tools.Errorf(tools.CodeInvalidParams, "media %s is a directory", path)
 	}
+	// A hard link inside a media root may name a file from anywhere (the
+	// roots check above sees only this name): refused for a confined caller,
+	// as symlinks out of the roots are, on the opened file.
+	if !env.Subject.IsUser() && tools.HardLinked(st) {
+		return channels.Media{}, tools.Errorf(tools.CodeDenied, "media %s has other hard links; a caller other than the local user may attach only a file with one name (copy it into the media roots instead)", path)
+	}
 	data, err := io.ReadAll(io.LimitReader(f, maxBytes+1))
 	if err != nil {
 		return channels.Media{}, fmt.Errorf("media %s: %w", path, err)

@@ -66,8 +66,10 @@ func (h *hub) relayApprovals(ctx context.Context, env *tools.Env, nodeID, comman
 		}
 		return nil, err
 	}
-	answer, _ := res.(map[string]any)
-	payload := answer["payload"]
+	var payload any
+	if answer, ok := res.(*invokeReply); ok {
+		_ = json.Unmarshal(answer.Payload, &payload)
+	}
 	if command == "system.execApprovals.get" {
 		if m, ok := payload.(map[string]any); !ok || m["file"] == nil {
 			return nil, tools.Errorf(protocol.ErrInvalidRequest, "node returned invalid exec approvals payload")
@@ -83,46 +85,25 @@ func reasonOf(e *tools.Error) any {
 	return "not allowed"
 }
 
-// resolveID turns a display name, an IP or a unique prefix of a known
-// node's id or name into its id (an exact id, or no match, stays as given).
+// resolveID turns what names a known node (Match) into its id; no match,
+// or several, leaves the query as given (an exact id of a node not known
+// here is the node's own business).
 func (h *hub) resolveID(q string) string {
 	h.mu.Lock()
-	defer h.mu.Unlock()
-	type known struct{ id, name, ip string }
-	var all []known
+	var all []Listed
 	seen := map[string]bool{}
-	add := func(id, name, ip string) {
-		if !seen[id] {
-			seen[id] = true
-			all = append(all, known{id, name, ip})
-		}
-	}
 	for id, ln := range h.live {
-		add(id, first(h.nameOf(id), ln.info.Client.DisplayName), ln.info.RemoteIP)
+		seen[id] = true
+		all = append(all, Listed{NodeID: id, DisplayName: first(h.nameOf(id), ln.info.Client.DisplayName), RemoteIP: ln.info.RemoteIP, Connected: true})
 	}
 	for id, p := range h.paired {
-		add(id, p.DisplayName, p.RemoteIP)
+		if !seen[id] {
+			all = append(all, Listed{NodeID: id, DisplayName: p.DisplayName, RemoteIP: p.RemoteIP})
+		}
 	}
-	lq := strings.ToLower(q)
-	for _, match := range []func(known) bool{
-		func(k known) bool { return k.id == q },
-		func(k known) bool { return strings.ToLower(k.name) == lq },
-		func(k known) bool { return k.ip == q },
-		func(k known) bool { return strings.HasPrefix(k.id, lq) },
-		func(k known) bool { return strings.HasPrefix(strings.ToLower(k.name), lq) },
-	} {
-		var hits []string
-		for _, k := range all {
-			if match(k) {
-				hits = append(hits, k.id)
-			}
-		}
-		if len(hits) == 1 {
-			return hits[0]
-		}
-		if len(hits) > 1 {
-			return q
-		}
+	h.mu.Unlock()
+	if n, err := Match(all, q); err == nil {
+		return n.NodeID
 	}
 	return q
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/openclaw-go/openclaw/protocol"
 	"github.com/openclaw-go/openclaw/tools"
@@ -74,6 +75,9 @@ func eventMethod(ctx context.Context, env *tools.Env, raw json.RawMessage) (any,
 	answer := func(handled bool, reason string) eventAnswer {
 		return eventAnswer{OK: true, Event: p.Event, Handled: handled, Reason: reason}
 	}
+	if !h.allowEvent(ln) {
+		return answer(false, "rate_limited"), nil
+	}
 	switch p.Event {
 	case "node.host.stats":
 		var s hostStats
@@ -90,15 +94,15 @@ func eventMethod(ctx context.Context, env *tools.Env, raw json.RawMessage) (any,
 		ln.hostStats, ln.hostStatsAtMs = append(json.RawMessage(nil), payload...), now
 		ln.lastSeenAtMs, ln.lastSeenReason = now, "host-stats"
 		rec := h.paired[ln.nodeID]
-		var save *pairedNode
-		if rec != nil && h.live[ln.nodeID] == ln {
+		save := rec != nil && h.live[ln.nodeID] == ln
+		if save {
 			rec.LastHostStats = ln.hostStatsRecord()
-			snap := *rec // copied under h.mu: the record keeps changing after Unlock
-			save = &snap
 		}
 		stats := ln.hostStatsRecord()
 		h.mu.Unlock()
-		h.persistLater(ln.nodeID, save)
+		if save {
+			h.flushStatsLater(ln.nodeID)
+		}
 		h.publish("node.hostStats", map[string]any{"nodeId": ln.nodeID, "hostStats": stats})
 		return answer(true, ""), nil
 	case "node.presence.alive", "node.presence.activity":
@@ -138,4 +142,70 @@ func (h *hub) runningSystemRun(connID, runID string) bool {
 		}
 	}
 	return false
+}
+
+// allowEvent spends one of the node's node.event tokens; an event over
+// the budget is counted (node.list droppedEvents) and warned of, at most
+// once per dropWarnEvery.
+func (h *hub) allowEvent(ln *liveNode) bool {
+	if ln.events == nil || ln.events.Allow() {
+		return true
+	}
+	now := time.Now()
+	h.mu.Lock()
+	ln.droppedEvents++
+	n := ln.droppedEvents
+	warn := now.Sub(ln.lastDropWarn) >= dropWarnEvery
+	if warn {
+		ln.lastDropWarn = now
+	}
+	h.mu.Unlock()
+	if warn {
+		h.warn("node %s: node.event over the rate limit (%d a second, %d at once): %d dropped on this connection so far",
+			short(ln.nodeID), eventRate, eventBurst, n)
+	}
+	return false
+}
+
+// flushStatsLater writes the node's record (its last host stats) once,
+// statsFlushEvery from now, however many stats arrive meanwhile: one
+// writer per node instead of a goroutine and a write per event.
+func (h *hub) flushStatsLater(id string) {
+	if h.db == nil {
+		return
+	}
+	h.mu.Lock()
+	if h.statsFlush[id] {
+		h.mu.Unlock()
+		return
+	}
+	h.statsFlush[id] = true
+	h.mu.Unlock()
+	stop := h.ctx
+	if stop == nil {
+		stop = context.Background()
+	}
+	h.wg.Add(1)
+	go func() {
+		defer h.wg.Done()
+		t := time.NewTimer(statsFlushEvery)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-stop.Done(): // stopping: write them now
+		}
+		h.mu.Lock()
+		delete(h.statsFlush, id)
+		var save *pairedNode
+		if rec := h.paired[id]; rec != nil {
+			snap := *rec // copied under h.mu: the record keeps changing after Unlock
+			save = &snap
+		}
+		h.mu.Unlock()
+		if save != nil {
+			if err := h.persist(id, save); err != nil {
+				h.warn("%v", err)
+			}
+		}
+	}()
 }

@@ -57,6 +57,7 @@ type invokeRequest struct {
 // that answers after the timeout is told ignored:true. dispatched reports
 // whether the request reached the node's connection.
 func (h *hub) dispatch(ctx context.Context, r invokeRequest) (out invokeOutcome, dispatched bool) {
+	h.reap()
 	h.mu.Lock()
 	ln := h.live[r.nodeID]
 	h.mu.Unlock()
@@ -170,23 +171,57 @@ func (h *hub) progressed(connID, id string, seq int64, chunk string) bool {
 	return true
 }
 
+// Sizes of node.invoke's answer. The original answers every result twice,
+// as payload (parsed) and payloadJSON (the node's text): a node's legal
+// 24 MB answer became a 48 MB frame that no client reads (1006) and held
+// the gateway's memory. Small answers keep the original's two copies (its
+// clients may read either); from bothCopiesMax on the answer carries one
+// copy, payload, which is what the original CLI and our families read, and
+// payloadJSON is null. An answer that cannot fit one frame is refused.
+const (
+	bothCopiesMax = 64 << 10
+	// frameRoom is what the response frame adds around the answer (type,
+	// request id, ok, the answer's own keys), generously.
+	frameRoom = 4 << 10
+)
+
+// invokeReply is node.invoke's result, in the original's key order.
+type invokeReply struct {
+	OK          bool            `json:"ok"`
+	NodeID      string          `json:"nodeId"`
+	Command     string          `json:"command"`
+	Payload     json.RawMessage `json:"payload"`
+	PayloadJSON *string         `json:"payloadJSON"`
+}
+
 // invokeAnswer is node.invoke's result: {ok, nodeId, command, payload,
-// payloadJSON} (payload is payloadJSON parsed).
-func invokeAnswer(nodeID, command string, o invokeOutcome) map[string]any {
-	var payload any
+// payloadJSON} (payload is payloadJSON parsed; see bothCopiesMax), or an
+// error when it would not fit a gateway frame.
+func invokeAnswer(nodeID, command string, o invokeOutcome) (*invokeReply, error) {
+	r := &invokeReply{OK: true, NodeID: nodeID, Command: command, Payload: json.RawMessage("null")}
 	switch {
 	case o.payloadJSON != nil && strings.TrimSpace(*o.payloadJSON) != "":
-		if err := json.Unmarshal([]byte(*o.payloadJSON), &payload); err != nil {
-			payload = map[string]any{"payloadJSON": *o.payloadJSON}
+		if json.Valid([]byte(*o.payloadJSON)) {
+			r.Payload = json.RawMessage(*o.payloadJSON)
+		} else {
+			b, _ := json.Marshal(map[string]string{"payloadJSON": *o.payloadJSON})
+			r.Payload = b
 		}
 	case len(o.payload) > 0:
-		payload = o.payload
+		r.Payload = o.payload
 	}
-	var pj any
-	if o.payloadJSON != nil {
-		pj = *o.payloadJSON
+	size := len(r.Payload) + len(nodeID) + len(command)
+	if size+frameRoom > protocol.MaxPayload {
+		return nil, tools.Errorf(protocol.ErrUnavailable,
+			"PAYLOAD_TOO_LARGE: node %s answered %s with %d bytes, over the gateway's frame limit of %d bytes (maxPayload): ask the node for less",
+			short(nodeID), command, size, protocol.MaxPayload-frameRoom).WithDetails(map[string]any{
+			"nodeError":             &nodeError{Code: "PAYLOAD_TOO_LARGE", Message: "answer over the gateway's frame limit"},
+			"nodeCommandDispatched": true, "bytes": size, "maxBytes": protocol.MaxPayload - frameRoom})
 	}
-	return map[string]any{"ok": true, "nodeId": nodeID, "command": command, "payload": payload, "payloadJSON": pj}
+	if o.payloadJSON != nil && len(*o.payloadJSON) <= bothCopiesMax {
+		r.PayloadJSON = o.payloadJSON
+	}
+	return r, nil
 }
 
 // invokeError is the wire error of a failed invoke (UNAVAILABLE

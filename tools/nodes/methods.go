@@ -260,6 +260,7 @@ func (h *hub) invokeChecked(ctx context.Context, env *tools.Env, p invokeParams,
 		return nil, tools.Errorf(protocol.ErrForbidden, "missing scope: %s", protocol.ScopeAdmin).WithDetails(map[string]any{
 			"code": protocol.DetailMissingScope, "missingScope": protocol.ScopeAdmin, "requiredScopes": []string{protocol.ScopeAdmin}})
 	}
+	h.reap()
 	h.mu.Lock()
 	ln := h.live[nodeID]
 	var effective []string
@@ -294,7 +295,11 @@ func (h *hub) invokeChecked(ctx context.Context, env *tools.Env, p invokeParams,
 	if out.err != nil || !out.ok {
 		return nil, invokeError(out, dispatched)
 	}
-	return invokeAnswer(nodeID, command, out), nil
+	answer, err := invokeAnswer(nodeID, command, out)
+	if err != nil {
+		return nil, err
+	}
+	return answer, nil
 }
 
 // commandAllowed is "" when command may run, else the original's reason.

@@ -17,6 +17,7 @@ import (
 // pairList is node.pair.list: pending requests newest first, paired nodes
 // most recently approved first.
 func (h *hub) pairList() map[string]any {
+	h.reap()
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	pending := make([]pendingRequest, 0, len(h.pending))
@@ -43,7 +44,13 @@ func (h *hub) pairList() map[string]any {
 		}
 		return paired[i].NodeID < paired[j].NodeID
 	})
-	return map[string]any{"pending": pending, "paired": paired}
+	out := map[string]any{"pending": pending, "paired": paired}
+	if h.pendingDropped > 0 {
+		// Not the original's: it drops the excess without a word.
+		out["dropped"] = h.pendingDropped
+		out["maxPending"] = maxPending
+	}
+	return out
 }
 
 // missingScope is the FORBIDDEN answer for an approver short of a scope.

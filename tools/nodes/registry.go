@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/google/uuid"
+	"golang.org/x/time/rate"
 
 	"github.com/openclaw-go/openclaw/config"
 	"github.com/openclaw-go/openclaw/protocol"
@@ -47,10 +48,22 @@ func (h *hub) ConnReady(info tools.ConnInfo) {
 	}
 
 	var requested, superseded *pendingRequest
+	var replaced *liveNode
 	h.mu.Lock()
 	if old := h.live[nodeID]; old != nil && old.info.ConnID != info.ConnID {
-		delete(h.byConn, old.info.ConnID) // a reconnect replaces the older socket
+		// A newer connection of the same node replaces the older one,
+		// which is closed below: left open it would be an orphan whose
+		// requests all fail "unknown nodeId", and its node host would
+		// never reconnect.
+		delete(h.byConn, old.info.ConnID)
+		replaced = old
 	}
+	// The node.event budget is the node's, not the connection's: a
+	// reconnect does not refill it.
+	if h.eventBudget[nodeID] == nil {
+		h.eventBudget[nodeID] = rate.NewLimiter(eventRate, eventBurst)
+	}
+	ln.events = h.eventBudget[nodeID]
 	h.live[nodeID] = ln
 	h.byConn[info.ConnID] = ln
 	rec := h.paired[nodeID]
@@ -87,6 +100,13 @@ func (h *hub) ConnReady(info tools.ConnInfo) {
 	}
 	h.mu.Unlock()
 
+	if replaced != nil {
+		h.warn("node %s: a new connection replaces the open one (%s); closing the old one", short(nodeID), short(replaced.info.ConnID))
+		h.disconnected(replaced) // its pending invokes fail now
+		if h.conns != nil {
+			h.conns.Close(replaced.info.ConnID, protocol.ClosePolicyViolation, reasonReplaced)
+		}
+	}
 	if superseded != nil {
 		h.publish("node.pair.resolved", map[string]any{"requestId": superseded.RequestID, "nodeId": nodeID, "decision": "rejected", "ts": now})
 	}
@@ -104,6 +124,41 @@ func (h *hub) ConnReady(info tools.ConnInfo) {
 			case <-h.ctx.Done():
 			}
 		}()
+	}
+}
+
+// reasonReplaced is the close reason of a node connection replaced by a
+// newer one with the same identity.
+const reasonReplaced = "replaced by a newer connection of this node"
+
+// isGone reports that the node's socket has closed (its watcher may not
+// have run yet).
+func (ln *liveNode) isGone() bool {
+	if ln.gone == nil {
+		return false
+	}
+	select {
+	case <-ln.gone:
+		return true
+	default:
+		return false
+	}
+}
+
+// reap forgets now the connections that have closed but whose watcher has
+// not run yet, so a reader never lists, describes or invokes a node whose
+// socket is gone.
+func (h *hub) reap() {
+	h.mu.Lock()
+	var gone []*liveNode
+	for _, ln := range h.live {
+		if ln.isGone() {
+			gone = append(gone, ln)
+		}
+	}
+	h.mu.Unlock()
+	for _, ln := range gone {
+		h.disconnected(ln)
 	}
 }
 
@@ -164,6 +219,7 @@ func (h *hub) prunePendingLocked() {
 			}
 		}
 		delete(h.pending, victim.RequestID)
+		h.pendingDropped++
 	}
 }
 
@@ -245,6 +301,7 @@ type nodeEntry struct {
 	LastSeenAtMs         int64           `json:"lastSeenAtMs,omitempty"`
 	LastSeenReason       string          `json:"lastSeenReason,omitempty"`
 	ApprovedAtMs         int64           `json:"approvedAtMs,omitempty"`
+	DroppedEvents        int64           `json:"droppedEvents,omitempty"` // node.event over the rate limit on this connection
 	Paired               bool            `json:"paired"`
 	Connected            bool            `json:"connected"`
 }
@@ -253,6 +310,7 @@ type nodeEntry struct {
 // node, connected first, then by name. withPending shows the pending
 // request and the declared surface (callers who may read pairing).
 func (h *hub) entries(cfg *config.Config, only string, withPending bool) []nodeEntry {
+	h.reap()
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	ids := map[string]bool{}
@@ -324,6 +382,7 @@ func (h *hub) entryLocked(cfg *config.Config, id string, withPending bool) nodeE
 			e.LastSeenAtMs, e.LastSeenReason = ln.lastSeenAtMs, ln.lastSeenReason
 		}
 		e.Connected, e.Paired = true, true // a node connects only with a paired device
+		e.DroppedEvents = ln.droppedEvents
 		if withPending {
 			e.DeclaredCommands, e.WithheldCommands = ln.allDeclared, ln.withheld
 		}

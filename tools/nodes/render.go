@@ -152,8 +152,13 @@ func bytesIEC(n int64) string {
 
 func renderPending(w io.Writer, r gjson.Result) error {
 	pending := r.Get("details.pending").Array()
+	dropped := ""
+	if n := r.Get("details.dropped").Int(); n > 0 {
+		dropped = fmt.Sprintf("Note: %d older pending requests were dropped (the gateway keeps at most %d); their nodes ask again when they reconnect.\n",
+			n, r.Get("details.maxPending").Int())
+	}
 	if len(pending) == 0 {
-		_, err := fmt.Fprintln(w, "No pending node requests.")
+		_, err := fmt.Fprint(w, "No pending node requests.\n"+dropped)
 		return err
 	}
 	rows := make([][]string, 0, len(pending))
@@ -164,7 +169,7 @@ func renderPending(w io.Writer, r gjson.Result) error {
 	if err := table(w, []string{"REQUEST", "NODE", "IP", "COMMANDS", "APPROVE NEEDS"}, rows); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintln(w, "Approve with: openclaw nodes approve <request>")
+	_, err := fmt.Fprint(w, dropped+"Approve with: openclaw nodes approve <request>\n")
 	return err
 }
 

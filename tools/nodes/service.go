@@ -15,6 +15,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"golang.org/x/time/rate"
+
 	"github.com/openclaw-go/openclaw/config"
 	"github.com/openclaw-go/openclaw/tools"
 )
@@ -34,11 +36,24 @@ func init() {
 
 // Limits that keep a node's reports and the queues bounded.
 const (
-	maxPending     = 256       // pending surface requests in all (one per node)
 	maxReportBytes = 512 << 10 // one skills/pluginTools/runnerInventory report
 	defaultInvoke  = 30 * time.Second
 	maxInvoke      = 24 * time.Hour
+	// node.event per node, kept across its reconnects: a token bucket
+	// (eventRate a second, eventBurst at once); the excess is dropped,
+	// counted and warned of at most once per dropWarnEvery. A node host
+	// sends stats once a minute and a few exec events per command.
+	eventRate     = 20
+	eventBurst    = 100
+	dropWarnEvery = 10 * time.Second
+	// statsFlushEvery: a node's host stats reach the store at most this
+	// often (the last ones; its disconnect writes them too).
+	statsFlushEvery = 10 * time.Second
 )
+
+// maxPending is how many pending surface requests are kept in all (one
+// per node); a var so a test can lower it.
+var maxPending = 256
 
 // pairedNode is a node's approved command surface and what the gateway
 // remembers of it while it is offline (node.pair.list paired[]). It is the
@@ -104,6 +119,10 @@ type liveNode struct {
 	lastSeenAtMs    int64
 	lastSeenReason  string
 	gone            <-chan struct{}
+
+	events        *rate.Limiter // node.event budget
+	droppedEvents int64         // node.event over the budget (h.mu)
+	lastDropWarn  time.Time     // (h.mu)
 }
 
 // hub is the nodes service.
@@ -129,13 +148,21 @@ type hub struct {
 	actions  map[string][]pendingAction // node.pending.pull queue, by nodeId
 	work     map[string]*workQueue      // node.pending.enqueue/drain, by nodeId
 	consumed map[string]int64           // allow-once approvals spent on system.run, by id → expiry
+	// statsFlush holds the nodes whose host stats wait to be written.
+	statsFlush map[string]bool
+	// pendingDropped counts pending requests pushed out by maxPending.
+	pendingDropped int64
+	// eventBudget is each node's node.event token bucket, by nodeId (one
+	// per device that ever connected as a node).
+	eventBudget map[string]*rate.Limiter
 }
 
 func newHub(env *tools.Env) (*hub, error) {
 	h := &hub{events: env.Events, conns: env.Conns,
 		paired: map[string]*pairedNode{}, pending: map[string]*pendingRequest{},
 		live: map[string]*liveNode{}, byConn: map[string]*liveNode{}, invokes: map[string]*invocation{},
-		actions: map[string][]pendingAction{}, work: map[string]*workQueue{}, consumed: map[string]int64{}}
+		actions: map[string][]pendingAction{}, work: map[string]*workQueue{}, consumed: map[string]int64{},
+		statsFlush: map[string]bool{}, eventBudget: map[string]*rate.Limiter{}}
 	h.warn = func(format string, args ...any) {
 		if env.Warn != nil {
 			fmt.Fprintf(env.Warn, "nodes: "+format+"\n", args...)

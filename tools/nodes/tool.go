@@ -22,7 +22,7 @@ import (
 // `openclaw nodes a b` (camera_snap → nodes camera snap).
 
 const (
-	propNode          = `"node":{"type":"string","description":"Node id, display name, IP, or a unique prefix of either"}`
+	propNode          = `"node":{"type":"string","description":"Node id, display name (case and punctuation ignored: build-box finds \"Build Box\"), IP, id prefix (6+ characters) or a unique name prefix"}`
 	propInvokeTimeout = `"invokeTimeout":{"type":"integer","minimum":1,"description":"Milliseconds the node has to answer (default: the action's)"}`
 )
 
@@ -283,74 +283,14 @@ type nodeRef struct {
 	Connected           bool
 }
 
-// resolveNode finds a node by id, display name, remote IP or a unique id
-// prefix (the original's --node <idOrNameOrIp>).
+// resolveNode finds the node --node names (Resolve: id, IP, display
+// name with case and punctuation folded, id prefix).
 func resolveNode(ctx context.Context, env *tools.Env, q string) (nodeRef, error) {
-	q = strings.TrimSpace(q)
-	if q == "" {
-		return nodeRef{}, tools.Errorf(tools.CodeInvalidParams, "node required (id, display name, IP or a unique id prefix)")
-	}
-	res, err := callMethod(ctx, env, "node.list", map[string]any{})
+	n, err := Resolve(ctx, env, q)
 	if err != nil {
 		return nodeRef{}, err
 	}
-	var all []nodeRef
-	ips := map[string]string{}
-	res.Get("nodes").ForEach(func(_, n gjson.Result) bool {
-		r := nodeRef{NodeID: n.Get("nodeId").String(), DisplayName: n.Get("displayName").String(), Connected: n.Get("connected").Bool()}
-		n.Get("commands").ForEach(func(_, c gjson.Result) bool { r.Commands = append(r.Commands, c.String()); return true })
-		all = append(all, r)
-		ips[r.NodeID] = n.Get("remoteIp").String()
-		return true
-	})
-	pick := func(match func(nodeRef) bool) []nodeRef {
-		var out []nodeRef
-		for _, n := range all {
-			if match(n) {
-				out = append(out, n)
-			}
-		}
-		return out
-	}
-	lq := strings.ToLower(q)
-	for _, rule := range []func(nodeRef) bool{
-		func(n nodeRef) bool { return n.NodeID == q },
-		func(n nodeRef) bool { return strings.ToLower(n.DisplayName) == lq },
-		func(n nodeRef) bool { return ips[n.NodeID] == q },
-		func(n nodeRef) bool { return strings.HasPrefix(n.NodeID, lq) },
-		func(n nodeRef) bool { return strings.HasPrefix(strings.ToLower(n.DisplayName), lq) },
-	} {
-		hits := pick(rule)
-		if len(hits) == 1 {
-			return hits[0], nil
-		}
-		// Among several, a single connected one is meant (a node that
-		// came back under a new id keeps its old offline entry).
-		if len(hits) > 1 {
-			var live []nodeRef
-			for _, h := range hits {
-				if h.Connected {
-					live = append(live, h)
-				}
-			}
-			if len(live) == 1 {
-				return live[0], nil
-			}
-			names := make([]string, 0, len(hits))
-			for _, h := range hits {
-				names = append(names, fmt.Sprintf("%s (%s)", first(h.DisplayName, "unnamed"), short(h.NodeID)))
-			}
-			return nodeRef{}, tools.Errorf(tools.CodeInvalidParams, "node %q is ambiguous: %s; give more of the id", q, strings.Join(names, ", "))
-		}
-	}
-	known := make([]string, 0, len(all))
-	for _, n := range all {
-		known = append(known, first(n.DisplayName, short(n.NodeID)))
-	}
-	if len(known) == 0 {
-		return nodeRef{}, tools.Errorf(tools.CodeNotFound, "unknown node %q: no nodes are known (start one with `openclaw node run`)", q)
-	}
-	return nodeRef{}, tools.Errorf(tools.CodeNotFound, "unknown node %q (known: %s)", q, strings.Join(known, ", "))
+	return nodeRef{NodeID: n.NodeID, DisplayName: n.DisplayName, Commands: n.Commands, Connected: n.Connected}, nil
 }
 
 func runStatus(ctx context.Context, env *tools.Env, raw json.RawMessage) (any, error) {

@@ -125,7 +125,7 @@ func sessionStatus(ctx context.Context, env *tools.Env, p statusParams) (any, er
 		m := strings.TrimSpace(*p.Model)
 		if strings.EqualFold(m, "default") || m == "" {
 			m = ""
-		} else if _, _, r, err := providers.Resolve(cfgOf(env), m); err != nil {
+		} else if r, err := listedModel(cfgOf(env), m); err != nil {
 			return nil, tools.Errorf(tools.CodeInvalidParams, "session_status: model %s: %v", m, err)
 		} else {
 			m = r.String()
@@ -169,6 +169,16 @@ func sessionStatus(ctx context.Context, env *tools.Env, p statusParams) (any, er
 		details["changed"] = changed
 	}
 	return tools.TextResult(b.String(), details), nil
+}
+
+// listedModel resolves a model override: its provider must be configured
+// (or built in) and, when the provider lists its models, list it.
+func listedModel(cfg *config.Config, ref string) (providers.Ref, error) {
+	_, settings, r, err := providers.Resolve(cfg, ref)
+	if err != nil {
+		return r, err
+	}
+	return r, providers.CheckListed(settings, r)
 }
 
 // EffectiveModel is the model a session's next turn uses: its override,
@@ -315,7 +325,7 @@ func patchSession(ctx context.Context, env *tools.Env, raw json.RawMessage) (any
 	if v := r.Get("model"); v.Exists() {
 		m := ""
 		if v.Type != gjson.Null && !strings.EqualFold(strings.TrimSpace(v.String()), "default") {
-			_, _, ref, err := providers.Resolve(cfgOf(env), strings.TrimSpace(v.String()))
+			ref, err := listedModel(cfgOf(env), strings.TrimSpace(v.String()))
 			if err != nil {
 				return nil, tools.Errorf(tools.CodeInvalidParams, "sessions.patch: model %s: %v", v.String(), err)
 			}

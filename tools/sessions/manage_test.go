@@ -3,6 +3,7 @@ package sessions
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -98,5 +99,41 @@ func TestSessionManagementMethods(t *testing.T) {
 	}
 	if _, err := s.Get(ctx, "agent:main:main"); err != nil {
 		t.Fatalf("enforce removed the main session: %v", err)
+	}
+}
+
+// A model override must be one its provider lists, when the provider
+// lists its models: session_status and sessions.patch refuse another with
+// INVALID_PARAMS (exit 2) and one line naming the known ones; a provider
+// configured without a list takes any id.
+func TestModelOverrideMustBeListed(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := openStore(t, dir)
+	ctx := context.Background()
+	cfg := loadConfig(t, dir, `{"models":{"providers":{
+		"loc":{"baseUrl":"http://127.0.0.1:9/v1","apiKey":"k","models":[{"id":"m1"},{"id":"m2"}]},
+		"open":{"baseUrl":"http://127.0.0.1:9/v1","apiKey":"k"}}}}`)
+	env := &tools.Env{Config: cfg, StateDir: dir, Services: map[string]tools.Service{"sessions": s}}
+	if _, err := s.Ensure(ctx, "agent:main:ops", nil); err != nil {
+		t.Fatal(err)
+	}
+	const want = "provider loc does not list model m3 (known: loc/m1, loc/m2); use one of those or add it to models.providers.loc.models"
+	for _, c := range []tools.Call{
+		{ID: "session_status", Args: []byte(`{"sessionKey":"agent:main:ops","model":"loc/m3"}`)},
+		{Method: "sessions.patch", Args: []byte(`{"key":"agent:main:ops","model":"loc/m3"}`)},
+	} {
+		_, err := tools.Invoke(ctx, env, c)
+		if e := tools.AsError(err); e == nil || e.Code != tools.CodeInvalidParams || !strings.Contains(e.Message, want) || strings.Contains(e.Message, "\n") {
+			t.Errorf("%s%s: %v", c.ID, c.Method, err)
+		}
+	}
+	if e, _ := s.Get(ctx, "agent:main:ops"); e.ModelOverride != "" {
+		t.Fatalf("a refused model was stored: %q", e.ModelOverride)
+	}
+	if r := invoke(t, env, "session_status", map[string]any{"sessionKey": "agent:main:ops", "model": "loc/m2"}); r.Get("details.modelOverride").String() != "loc/m2" {
+		t.Fatalf("listed model: %s", r.Raw)
+	}
+	if r := invoke(t, env, "session_status", map[string]any{"sessionKey": "agent:main:ops", "model": "open/anything"}); r.Get("details.modelOverride").String() != "open/anything" {
+		t.Fatalf("provider without a list: %s", r.Raw)
 	}
 }

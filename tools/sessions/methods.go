@@ -283,7 +283,8 @@ func resolve(ctx context.Context, s *Service, c caller, ref string) (*Entry, err
 		e, err = s.BySessionID(ctx, ref)
 	}
 	if errors.Is(err, ErrNotFound) {
-		return nil, tools.Errorf(tools.CodeNotFound, "session not found: %s", ref)
+		return nil, tools.Errorf(tools.CodeNotFound, "session not found: %s (sessions list shows the existing ones; a turn creates one: openclaw agent --session-key %s --message …)",
+			ref, Canonical(ref, c.agent))
 	}
 	return e, err
 }

@@ -155,9 +155,67 @@ func NewStore(db *sql.DB) *Service {
 // themselves).
 func Migrations() []tools.Migration { return migrations }
 
-// Start and Stop: the store holds no goroutines.
-func (s *Service) Start(context.Context) error { return nil }
-func (s *Service) Stop(context.Context) error  { return nil }
+// StatusInterrupted is the status of a session whose run was still going
+// when its gateway stopped without ending it (killed, crashed): the next
+// start marks it so, as it marks that run's job record interrupted.
+const StatusInterrupted = "interrupted"
+
+// Start marks the sessions a previous gateway left running as
+// interrupted: no run of this process exists yet, so a session still
+// "running" lost its run (kill -9, a crash) and would otherwise refuse
+// delete and reset forever while chat.abort finds nothing to abort. The
+// store holds no goroutines.
+func (s *Service) Start(ctx context.Context) error {
+	_, err := s.RecoverInterrupted(ctx)
+	return err
+}
+
+func (s *Service) Stop(context.Context) error { return nil }
+
+// RecoverInterrupted marks every session whose status is running as
+// interrupted (abortedLastRun, endedAt now) in one transaction and returns
+// their keys.
+func (s *Service) RecoverInterrupted(ctx context.Context) ([]string, error) {
+	var keys []string
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT key FROM sessions_entries WHERE json_extract(entry, '$.status') = 'running'`)
+		if err != nil {
+			return fmt.Errorf("sessions: find interrupted runs: %w", err)
+		}
+		for rows.Next() {
+			var k string
+			if err := rows.Scan(&k); err != nil {
+				rows.Close()
+				return fmt.Errorf("sessions: find interrupted runs: %w", err)
+			}
+			keys = append(keys, k)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("sessions: find interrupted runs: %w", err)
+		}
+		now := s.now()
+		for _, k := range keys {
+			e, err := getEntry(ctx, tx, `key = ?`, k)
+			if err != nil {
+				return err
+			}
+			e.Status, e.AbortedLastRun, e.EndedAt = StatusInterrupted, true, now
+			if e.StartedAt > 0 && now > e.StartedAt {
+				e.RuntimeMs = now - e.StartedAt
+			}
+			e.UpdatedAt = max(now, e.UpdatedAt)
+			if err := putEntry(ctx, tx, e); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return keys, nil
+}
 
 func bounded(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(ctx, dbTimeout)
