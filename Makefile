@@ -22,9 +22,12 @@ install: build ## install bin/openclaw to $(PREFIX)/bin and the man pages to $(P
 run: build ## build, then run the gateway on its defaults (ws://127.0.0.1:18789, loopback only)
 	$(BIN) serve
 
+# -timeout: Go's default is 10 minutes per package; on a loaded 2-core
+# machine (the project's CI kind) commands, tools/browser and gateway ran
+# past it, and a slow run is not a hung one.
 test: ## the whole suite (what CI runs)
 	$(GO) vet ./...
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -timeout 30m ./...
 
 race: ## the whole suite under the race detector
 	$(GO) test -race -count=1 -timeout 45m ./...

@@ -110,6 +110,32 @@ func quickRaceExit() string {
 	return "GORACE=" + strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0")
 }
 
+// completionLines are the lines TestCompletionNeverRunsACommand completes
+// for each command: "--" (after it a flag is a positional, so a command
+// that does not stop for completion would run) and "-" (stdin) on every
+// command, a partial flag ("--p" or "--h", taking turns) on each, and the
+// arguments that would make a command act (none, positionals, flags
+// naming a file and its content) each once per command, in an order that
+// shifts from one command to the next, so across the tree every word
+// meets every set of arguments. Each line is one run of the binary:
+// every pairing on every command (twelve runs each) took the test to Go's
+// 10-minute limit on a loaded 2-core machine.
+func completionLines(paths [][]string) [][]string {
+	args := [][]string{nil, {"new.txt", "foo.x"}, {"--path", "new.txt", "--content", "hi", "--dir", "."}}
+	var lines [][]string
+	for i, p := range paths {
+		partial := "--p"
+		if i%2 == 1 {
+			partial = "--h"
+		}
+		for j, cur := range []string{"--", "-", partial} {
+			l := append(append([]string{}, p...), args[(i+j)%len(args)]...)
+			lines = append(lines, append(l, cur))
+		}
+	}
+	return lines
+}
+
 // Completion never runs a command, whatever the words on the line: every
 // command with "--", "-" and a partial flag, with and without arguments
 // that would make it act, leaves no file behind and starts no server.
@@ -130,14 +156,7 @@ func TestCompletionNeverRunsACommand(t *testing.T) {
 		"OPENCLAW_GATEWAY_PORT="+strconv.Itoa(port), "NO_COLOR=1", quickRaceExit())
 
 	app := newRuntime(nil, &bytes.Buffer{}, &bytes.Buffer{}).newApp()
-	var lines [][]string
-	for _, p := range commandPaths(app.Commands, nil) {
-		for _, cur := range []string{"--", "-", "--p", "--h"} {
-			lines = append(lines, append(append([]string{}, p...), cur))
-			lines = append(lines, append(append([]string{}, p...), "new.txt", "foo.x", cur))
-			lines = append(lines, append(append([]string{}, p...), "--path", "new.txt", "--content", "hi", "--dir", ".", cur))
-		}
-	}
+	lines := completionLines(commandPaths(app.Commands, nil))
 	specials := [][]string{
 		{"config", "set", "foo.x", "--"},
 		{"write", "--content", "hi", "--path", "new.txt", "--"},

@@ -99,7 +99,7 @@ func TestConfigureWebFlagsWriteKeysWhereTheOriginalDoes(t *testing.T) {
 	// The search then works end to end from the stored config.
 	runOC(t, home, "configure", "--section", "web", "--provider", "brave", "--yes")
 	r = runOC(t, home, "web", "search", "OpenClaw", "--json")
-	if r.code != 0 || gjson.Get(r.stdout, "details.results.0.url").String() != "https://openclaw.ai/" {
+	if r.code != 0 || gjson.Get(r.stdout, "results.0.url").String() != "https://openclaw.ai/" {
 		t.Fatalf("search: %+v", r)
 	}
 }

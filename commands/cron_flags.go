@@ -13,6 +13,7 @@ import (
 
 	"github.com/openclaw-go/openclaw/protocol"
 	"github.com/openclaw-go/openclaw/tools"
+	"github.com/openclaw-go/openclaw/tools/cron"
 )
 
 // The original CLI's `cron add` and `cron edit` flags, turned into the
@@ -131,6 +132,31 @@ func cronAt(raw string, now int64) (string, error) {
 		return "", usagef("--at: %q is not a time (ISO-8601 or epoch ms) or a duration such as 20m", raw)
 	}
 	return time.UnixMilli(now + d).UTC().Format("2006-01-02T15:04:05.000Z"), nil
+}
+
+// atInThePast refuses an enabled one-shot whose time has passed: a usage
+// mistake (exit 2), caught here because the gateway's refusal travels as
+// a plain INVALID_REQUEST that the CLI cannot tell from a failure (exit
+// 1). A time this side cannot place (a zone it does not know) is left to
+// the gateway.
+func atInThePast(sched map[string]any, now int64) error {
+	at, _ := sched["at"].(string)
+	if sched["kind"] != "at" || at == "" {
+		return nil
+	}
+	ms, ok := int64(0), false
+	if tz, _ := sched["tz"].(string); tz != "" && offsetless(at) {
+		if loc, err := time.LoadLocation(tz); err == nil {
+			ms, ok = cron.ParseLocalTime(at, loc)
+		}
+	} else {
+		ms, ok = cron.ParseAbsoluteTime(at)
+	}
+	if !ok || ms > now {
+		return nil
+	}
+	return usagef("--at %s is in the past (%d minutes ago; now %s): give a later time, or a duration such as 20m",
+		at, (now-ms)/60000, time.UnixMilli(now).UTC().Format("2006-01-02T15:04:05Z"))
 }
 
 func offsetless(s string) bool {
@@ -252,6 +278,11 @@ func buildCronAdd(_ *runtime, c *cli.Context, now int64) (map[string]any, error)
 	}
 	if sched == nil {
 		return nil, usagef("Choose exactly one schedule: --at, --every, or --cron")
+	}
+	if !c.Bool("disabled") {
+		if err := atInThePast(sched, now); err != nil {
+			return nil, err
+		}
 	}
 	sys, msg := strings.TrimSpace(c.String("system-event")), strings.TrimSpace(c.String("message"))
 	if (sys == "") == (msg == "") {

@@ -295,7 +295,7 @@ func TestNodeHostPairInvokeApprove(t *testing.T) {
 		}
 		return gjson.Parse(out)
 	}
-	pending := cli(0, "nodes", "pending").Get("details.pending")
+	pending := cli(0, "nodes", "pending").Get("pending")
 	var rid string
 	for _, p := range pending.Array() {
 		if p.Get("nodeId").String() == nodeID {
@@ -309,10 +309,10 @@ func TestNodeHostPairInvokeApprove(t *testing.T) {
 		t.Errorf("invoked before approval: %s", r.Raw)
 	}
 	cli(0, "nodes", "approve", rid)
-	if which := cli(0, "nodes", "which", "pair-node", "sh"); !strings.HasSuffix(which.Get("details.bins.sh").String(), "/sh") {
+	if which := cli(0, "nodes", "which", "pair-node", "sh"); !strings.HasSuffix(which.Get("bins.sh").String(), "/sh") {
 		t.Errorf("nodes which: %s", which.Raw)
 	}
-	st := cli(0, "nodes", "status").Get("details.nodes.#(nodeId==" + nodeID + ")")
+	st := cli(0, "nodes", "status").Get("nodes.#(nodeId==" + nodeID + ")")
 	if !st.Get("connected").Bool() || st.Get("hostStats.cpuCount").Int() < 1 {
 		t.Errorf("nodes status: %s", st.Raw)
 	}
@@ -329,7 +329,7 @@ func TestNodeHostPairInvokeApprove(t *testing.T) {
 	if ls := cli(0, "gateway", "call", "node.invoke", "--params", `{"nodeId":"`+nodeID+`","command":"fs.listDir","params":{"path":"`+listDir+`"},"idempotencyKey":"ls-1"}`); !strings.Contains(ls.Raw, "seen.d") {
 		t.Errorf("gateway call node.invoke fs.listDir: %s", ls.Raw)
 	}
-	if run := cli(0, "nodes", "run", "--node", "pair-node", "--command", "echo", "--command", "hi there"); run.Get("details.stdout").String() != "hi there\n" {
+	if run := cli(0, "nodes", "run", "--node", "pair-node", "--command", "echo", "--command", "hi there"); run.Get("stdout").String() != "hi there\n" {
 		t.Errorf("nodes run: %s", run.Raw)
 	}
 

@@ -55,27 +55,27 @@ func TestNodesCommands(t *testing.T) {
 	defer conn.Close()
 
 	out, stderr, code := runCLI(t, g, "nodes", "pending", "--json")
-	rid := gjson.Get(out, "details.pending.0.requestId").String()
-	if code != 0 || rid == "" || gjson.Get(out, "details.pending.0.commands.0").String() != "system.which" {
+	rid := gjson.Get(out, "pending.0.requestId").String()
+	if code != 0 || rid == "" || gjson.Get(out, "pending.0.commands.0").String() != "system.which" {
 		t.Fatalf("nodes pending: %d %s %s", code, out, stderr)
 	}
-	if out, stderr, code := runCLI(t, g, "nodes", "approve", rid, "--json"); code != 0 || gjson.Get(out, "details.node.displayName").String() != "build-box" {
+	if out, stderr, code := runCLI(t, g, "nodes", "approve", rid, "--json"); code != 0 || gjson.Get(out, "node.displayName").String() != "build-box" {
 		t.Fatalf("nodes approve: %d %s %s", code, out, stderr)
 	}
 	out, _, code = runCLI(t, g, "nodes", "status", "--json")
-	if code != 0 || !gjson.Get(out, "details.nodes.0.connected").Bool() || gjson.Get(out, "details.nodes.0.approvalState").String() != "approved" {
+	if code != 0 || !gjson.Get(out, "nodes.0.connected").Bool() || gjson.Get(out, "nodes.0.approvalState").String() != "approved" {
 		t.Fatalf("nodes status: %s", out)
 	}
 	out, _, code = runCLI(t, g, "nodes", "invoke", "--node", "build", "--command", "system.which", "--tool-params", `{"bins":["git"]}`, "--json")
-	if code != 0 || gjson.Get(out, "details.payload.bins.git").String() != "/opt/bin/git" {
+	if code != 0 || gjson.Get(out, "payload.bins.git").String() != "/opt/bin/git" {
 		t.Fatalf("nodes invoke: %s", out)
 	}
-	out, _, code = runCLI(t, g, "nodes", "which", id.DeviceID[:8], "make", "--query", "details.bins.make", "--raw")
+	out, _, code = runCLI(t, g, "nodes", "which", id.DeviceID[:8], "make", "--query", "bins.make", "--raw")
 	if code != 0 || strings.TrimSpace(out) != "/opt/bin/make" {
 		t.Fatalf("nodes which: %q", out)
 	}
 	out, _, code = runCLI(t, g, "nodes", "describe", "--node", "build-box", "--json")
-	if code != 0 || gjson.Get(out, "details.nodeId").String() != id.DeviceID {
+	if code != 0 || gjson.Get(out, "nodeId").String() != id.DeviceID {
 		t.Fatalf("nodes describe: %s", out)
 	}
 	if _, stderr, code := runCLI(t, g, "nodes", "describe", "--node", "nosuch"); code != 1 || !strings.Contains(stderr, `unknown node "nosuch" (known: build-box)`) {
@@ -84,10 +84,10 @@ func TestNodesCommands(t *testing.T) {
 	if _, stderr, code := runCLI(t, g, "nodes", "invoke", "--node", "build-box", "--command", "system.run"); code != 2 || !strings.Contains(stderr, "nodes run") {
 		t.Fatalf("invoke system.run: %d %s", code, stderr)
 	}
-	if out, _, code := runCLI(t, g, "nodes", "rename", "--node", "build-box", "--name", "ci-box", "--json"); code != 0 || gjson.Get(out, "details.displayName").String() != "ci-box" {
+	if out, _, code := runCLI(t, g, "nodes", "rename", "--node", "build-box", "--name", "ci-box", "--json"); code != 0 || gjson.Get(out, "displayName").String() != "ci-box" {
 		t.Fatalf("nodes rename: %s", out)
 	}
-	if out, _, code := runCLI(t, g, "nodes", "remove", "--node", "ci-box", "--json"); code != 0 || gjson.Get(out, "details.nodeId").String() != id.DeviceID {
+	if out, _, code := runCLI(t, g, "nodes", "remove", "--node", "ci-box", "--json"); code != 0 || gjson.Get(out, "nodeId").String() != id.DeviceID {
 		t.Fatalf("nodes remove: %s", out)
 	}
 	select { // its node-only device was unpaired: the connection closes

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 	"unicode/utf8"
 
@@ -27,6 +28,20 @@ import (
 // whether the action ran here or on a gateway.
 func (r *runtime) emit(c *cli.Context, render tools.Renderer, res json.RawMessage) error {
 	res = plainJSON(res)
+	return r.emitData(c, render, res, res)
+}
+
+// emitTool prints a tool action's result: --json, --query and --raw work
+// on its data (toolData), while its renderer still reads the whole result
+// (the text an agent is shown is what a person sees on a terminal).
+func (r *runtime) emitTool(c *cli.Context, render tools.Renderer, res json.RawMessage) error {
+	res = plainJSON(res)
+	return r.emitData(c, render, res, toolData(res))
+}
+
+// emitData prints data in JSON mode or for --query, and renders full (the
+// same bytes as data but for tool results) for a person.
+func (r *runtime) emitData(c *cli.Context, render tools.Renderer, full, res json.RawMessage) error {
 	if q := c.String("query"); q != "" {
 		sel := gjson.GetBytes(res, q)
 		if !sel.Exists() {
@@ -51,12 +66,72 @@ func (r *runtime) emit(c *cli.Context, render tools.Renderer, res json.RawMessag
 		return err
 	}
 	if render != nil {
-		return render(r.stdout, gjson.ParseBytes(res))
+		return render(r.stdout, gjson.ParseBytes(full))
 	}
-	if v := gjson.ParseBytes(res); textResult(v) {
+	if v := gjson.ParseBytes(full); textResult(v) {
 		return renderTextResult(r.stdout, v)
 	}
 	return writeIndented(r.stdout, res)
+}
+
+// toolData is the data of a tool result, what --json prints and --query
+// reads. An agent-facing result that carries its data twice — a text
+// block holding the data as JSON and the same data again as details
+// (OpenClaw's jsonResult: nodes, sessions, memory, browser, canvas, cron,
+// agents, web) — is that data, the details. Any other result is its own
+// data: its text is the answer (a file read, a command's output) and its
+// details are facts about that text, so both stay ({content, details}).
+// The gateway's wire answer (tools.invoke) is the agent-facing result as
+// the original sends it; only this CLI's printing unwraps it, so a local
+// and a relayed call print the same bytes.
+func toolData(res json.RawMessage) json.RawMessage {
+	if d, ok := jsonResultDetails(res); ok {
+		return json.RawMessage(d)
+	}
+	return res
+}
+
+// jsonResultDetails reports whether res is {content:[one text block],
+// details} whose text is details written as JSON, and returns details.
+func jsonResultDetails(res []byte) (string, bool) {
+	v := gjson.ParseBytes(res)
+	if !v.IsObject() {
+		return "", false
+	}
+	keys := 0
+	v.ForEach(func(k, _ gjson.Result) bool {
+		keys++
+		return true
+	})
+	content, details := v.Get("content"), v.Get("details")
+	if keys != 2 || !details.Exists() || !content.IsArray() {
+		return "", false
+	}
+	blocks := content.Array()
+	if len(blocks) != 1 || blocks[0].Get("type").String() != "text" {
+		return "", false
+	}
+	text := blocks[0].Get("text").String()
+	if !gjson.Valid(text) {
+		return "", false
+	}
+	if !sameJSON([]byte(text), []byte(details.Raw)) {
+		return "", false
+	}
+	return details.Raw, true
+}
+
+// sameJSON reports whether a and b are the same JSON value, whatever their
+// spacing, key order or escapes.
+func sameJSON(a, b []byte) bool {
+	var x, y any
+	da, db := json.NewDecoder(bytes.NewReader(a)), json.NewDecoder(bytes.NewReader(b))
+	da.UseNumber()
+	db.UseNumber()
+	if da.Decode(&x) != nil || db.Decode(&y) != nil {
+		return false
+	}
+	return reflect.DeepEqual(x, y)
 }
 
 // textResult reports a tool result whose content is text blocks only:

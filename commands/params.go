@@ -25,8 +25,8 @@ func buildParams(c *cli.Context, a *tools.Action, stdin io.Reader) (map[string]a
 		if err != nil {
 			return nil, err
 		}
-		if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
-			return nil, tools.Errorf(tools.CodeUsage, "--params must be a JSON object: %v", errOrNull(err))
+		if obj, err = paramsObject(raw); err != nil {
+			return nil, err
 		}
 	}
 	props := schemaProps(a.Schema)
@@ -53,8 +53,8 @@ func buildParams(c *cli.Context, a *tools.Action, stdin io.Reader) (map[string]a
 			break
 		}
 		if err := intInRange(byName[name], args[i]); err != nil {
-			return nil, tools.Errorf(tools.CodeUsage, "invalid value %q for %s: %v (see `openclaw %s --help`)",
-				args[i], name, err, c.Command.FullName())
+			return nil, tools.Errorf(tools.CodeUsage, "invalid value %q for %s: %v (see `%s --help`)",
+				args[i], name, err, c.Command.HelpName)
 		}
 		obj[name] = coerce(byName[name], args[i], false)
 		positional[name] = args[i : i+1]
@@ -89,8 +89,8 @@ func buildParams(c *cli.Context, a *tools.Action, stdin io.Reader) (map[string]a
 			obj[p.Name] = v
 		default:
 			if err := intInRange(p, c.String(fl)); err != nil {
-				return nil, tools.Errorf(tools.CodeUsage, "invalid value %q for flag --%s: %v (see `openclaw %s --help`)",
-					c.String(fl), fl, err, c.Command.FullName())
+				return nil, tools.Errorf(tools.CodeUsage, "invalid value %q for flag --%s: %v (see `%s --help`)",
+					c.String(fl), fl, err, c.Command.HelpName)
 			}
 			obj[p.Name] = coerce(p, c.String(fl), false)
 		}
@@ -208,11 +208,32 @@ func flagText(c *cli.Context, p prop, fl string) string {
 	return c.String(fl)
 }
 
-func errOrNull(err error) string {
-	if err == nil {
-		return "got null"
+// paramsObject reads --params: a JSON object, or an error that says what
+// was given instead, in JSON's words (never a Go type name).
+func paramsObject(raw []byte) (map[string]any, error) {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return nil, tools.Errorf(tools.CodeUsage, "--params is not valid JSON: %v (at byte %d); give a JSON object such as '{\"path\":\"notes.md\"}'", se, se.Offset)
+		}
+		return nil, tools.Errorf(tools.CodeUsage, "--params is not valid JSON: %v; give a JSON object such as '{\"path\":\"notes.md\"}'", err)
 	}
-	return err.Error()
+	if obj, ok := v.(map[string]any); ok {
+		return obj, nil
+	}
+	what := "null"
+	switch v.(type) {
+	case []any:
+		what = "an array"
+	case string:
+		what = "a string"
+	case float64:
+		what = "a number"
+	case bool:
+		what = "a boolean"
+	}
+	return nil, tools.Errorf(tools.CodeUsage, "--params must be a JSON object such as '{\"path\":\"notes.md\"}', got %s", what)
 }
 
 // readParamsSource reads "-" (stdin), "@file" or literal JSON.

@@ -78,7 +78,13 @@ func (r *runtime) serve(c *cli.Context) error {
 		}
 		opts.Password = strings.TrimSpace(string(b))
 	}
+	if port := c.Int("port"); c.IsSet("port") && (port < 1 || port > 65535) {
+		return tools.Errorf(tools.CodeUsage, "--port %d is not a TCP port: give one from 1 to 65535 (see `openclaw serve --help`)", port)
+	}
 	opts.Port = gateway.ResolvePort(c.Int("port"), p, cfg, r.getenv)
+	if opts.Port > 65535 {
+		return tools.Errorf(tools.CodeUsage, "port %d (OPENCLAW_GATEWAY_PORT or gateway.port) is not a TCP port: give one from 1 to 65535", opts.Port)
+	}
 	var lockWait time.Duration
 	if c.Bool("force") {
 		pids, err := gateway.FreePort(opts.Port, 3*time.Second)

@@ -233,13 +233,16 @@ func (s *cliSink) writeJSON(v any) {
 	_, _ = s.stream.Write(append(b, '\n'))
 }
 
-// progressText is "msg  3/10 (30%)", "msg  3/10" when nothing is done
-// yet, or "msg  3" when the total is unknown.
+// progressText is "msg  3/10 (30%)", "msg  3" when the total is unknown,
+// or msg alone when there is no count (nothing done of an unknown total:
+// "launching chromium", not "launching chromium  0").
 func progressText(msg string, done, total int64) string {
 	if msg == "" {
 		msg = "working"
 	}
 	switch {
+	case total < 0 && done <= 0:
+		return msg
 	case total > 0:
 		return fmt.Sprintf("%s  %d/%d (%d%%)", msg, done, total, done*100/total)
 	case total == 0:

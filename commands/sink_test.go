@@ -206,3 +206,24 @@ func TestStreamRelayedAndJobsNeedGateway(t *testing.T) {
 		t.Errorf("tasks cancel of an unknown id: exit %d, %s %s", code, out, errOut)
 	}
 }
+
+// Issue 30 item 24: a step with no count yet (browser start's "launching
+// chromium", 0 of an unknown total) shows its message alone.
+func TestProgressTextWithoutACount(t *testing.T) {
+	for _, c := range []struct {
+		msg         string
+		done, total int64
+		want        string
+	}{
+		{"launching chromium", 0, -1, "launching chromium"},
+		{"Fetching…", 2048, -1, "Fetching…  2048"},
+		{"copying", 1, 3, "copying  1/3 (33%)"},
+		{"browser ready", 1, 1, "browser ready  1/1 (100%)"},
+		{"checking", 0, 0, "checking"},
+		{"", 0, -1, "working"},
+	} {
+		if got := progressText(c.msg, c.done, c.total); got != c.want {
+			t.Errorf("progressText(%q, %d, %d) = %q, want %q", c.msg, c.done, c.total, got, c.want)
+		}
+	}
+}

@@ -157,7 +157,7 @@ func (r *runtime) actionCommand(a *tools.Action, name string) *cli.Command {
 			if toStdout, err := r.writeOut(c, res); err != nil || toStdout {
 				return err
 			}
-			return r.emit(c, r.sink.liveRender(a.Render), res) // output shown live is not repeated (sink.go)
+			return r.emitTool(c, r.sink.liveRender(a.Render), res) // output shown live is not repeated (sink.go)
 		},
 	}
 	r.deferDetails(cmd, func(cmd *cli.Command) { // lazyflags.go

@@ -75,6 +75,11 @@ func TestTTYRendersHumanOutput(t *testing.T) {
 		strings.Contains(got, `"content"`) {
 		t.Errorf("tty browser status: want key: value lines, got:\n%s", got)
 	}
+	// Issue 30 item 23: lists are tables on a terminal, not a line of JSON.
+	if got := run(true, "browser", "profiles"); !strings.HasPrefix(strings.TrimLeft(got, " "), "Profile") ||
+		!strings.Contains(got, "openclaw") || !strings.Contains(got, "#FF4500") || strings.Contains(got, "{") {
+		t.Errorf("tty browser profiles: want a table, got:\n%s", got)
+	}
 	if got := run(true, "approvals", "get"); !strings.HasPrefix(got, "Approvals file: ") || strings.Contains(got, "{") {
 		t.Errorf("tty approvals get: want text, got:\n%s", got)
 	}

@@ -27,8 +27,8 @@ with enough words in this paragraph for readability to keep it as the content of
 	writeCfg(t, home, map[string]any{"tools": map[string]any{"web": map[string]any{"fetch": map[string]any{
 		"ssrfPolicy": map[string]any{"allowedHostnames": []string{"127.0.0.1"}}}}}})
 	r = runOC(t, home, "web", "fetch", srv.URL, "--extract-mode", "text", "--json")
-	if r.code != 0 || !strings.Contains(gjson.Get(r.stdout, "details.text").String(), "Hello from a local page") ||
-		!strings.Contains(gjson.Get(r.stdout, "details.title").String(), "Local page") {
+	if r.code != 0 || !strings.Contains(gjson.Get(r.stdout, "text").String(), "Hello from a local page") ||
+		!strings.Contains(gjson.Get(r.stdout, "title").String(), "Local page") {
 		t.Fatalf("allowed: %+v", r)
 	}
 }

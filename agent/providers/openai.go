@@ -254,7 +254,11 @@ func post(ctx context.Context, s *Settings, url string, body any, headers map[st
 		if ctx.Err() != nil {
 			return nil, ctxErr(ctx, s)
 		}
-		return nil, failure.Wrap(failure.CodeUnreachable,
+		// CodeFailed (exit 1), not CodeUnreachable: exit 5 means "the
+		// gateway is unreachable, start it", and a model provider's
+		// baseUrl is fixed in the config; `agent` (whose run fails) and
+		// the local pdf and image tools then exit alike.
+		return nil, failure.Wrap(failure.CodeFailed,
 			fmt.Sprintf("model provider %s: %v (check models.providers.%s.baseUrl)", s.ID, err, s.ID), err)
 	}
 	if resp.StatusCode/100 != 2 {

@@ -279,13 +279,14 @@ func TestTruncatedStream(t *testing.T) {
 	}
 }
 
-// An unreachable baseUrl is UNREACHABLE and names the key to fix.
+// An unreachable baseUrl is an error (exit 1: exit 5 is an unreachable
+// gateway) and names the key to fix.
 func TestUnreachable(t *testing.T) {
 	srv := httptest.NewServer(http.NotFoundHandler())
 	url := srv.URL
 	srv.Close()
 	_, err := resolve(t, APIOpenAICompletions, url).Chat(context.Background(), chatRequest())
-	if fe := failure.AsError(err); fe == nil || fe.Code != failure.CodeUnreachable || !strings.Contains(err.Error(), "models.providers.p.baseUrl") {
+	if fe := failure.AsError(err); fe == nil || fe.Code != failure.CodeFailed || !strings.Contains(err.Error(), "models.providers.p.baseUrl") {
 		t.Fatalf("%v", err)
 	}
 }

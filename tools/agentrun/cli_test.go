@@ -36,15 +36,15 @@ func TestAgentAndSessionsCLI(t *testing.T) {
 		t.Fatalf("agent: %s", r.Raw)
 	}
 	l := run("sessions", "list")
-	if l.Get(`details.sessions.#(key=="agent:main:cli").kind`).String() != "other" {
+	if l.Get(`sessions.#(key=="agent:main:cli").kind`).String() != "other" {
 		t.Fatalf("sessions list: %s", l.Raw)
 	}
 	h := run("sessions", "history", "--session-key", "agent:main:cli", "--include-tools")
-	if h.Get("details.messages.#").Int() != 4 || h.Get("details.messages.2.toolName").String() != "read" {
+	if h.Get("messages.#").Int() != 4 || h.Get("messages.2.toolName").String() != "read" {
 		t.Fatalf("sessions history: %s", h.Raw)
 	}
 	h = run("sessions", "history", "--session-key", "agent:main:cli")
-	if h.Get("details.messages.#").Int() != 3 {
+	if h.Get("messages.#").Int() != 3 {
 		t.Fatalf("sessions history without tools: %s", h.Raw)
 	}
 }
@@ -146,12 +146,12 @@ func TestSessionsVerbsCLI(t *testing.T) {
 		}
 		return gjson.Parse(out.String())
 	}
-	if r := run("agents", "list"); r.Get("details.requester").String() != "main" || r.Get("details.agents.0.id").String() != "main" {
+	if r := run("agents", "list"); r.Get("requester").String() != "main" || r.Get("agents.0.id").String() != "main" {
 		t.Fatalf("agents list %s", r.Raw)
 	}
 	run("agent", "--message", "hello", "--session-key", "agent:main:ops")
-	if r := run("sessions", "send", "--session-key", "agent:main:ops", "--message", "status?"); r.Get("details.status").String() != "ok" ||
-		r.Get("details.reply").String() != "echo: status?" {
+	if r := run("sessions", "send", "--session-key", "agent:main:ops", "--message", "status?"); r.Get("status").String() != "ok" ||
+		r.Get("reply").String() != "echo: status?" {
 		t.Fatalf("sessions send %s", r.Raw)
 	}
 	if r := run("sessions", "status", "--session-key", "agent:main:ops", "--model", "loc/m2"); r.Get("details.modelOverride").String() != "loc/m2" {
@@ -163,7 +163,7 @@ func TestSessionsVerbsCLI(t *testing.T) {
 		t.Fatalf("spawn with sandbox require: exit %d %s", code, out.String())
 	}
 	r := run("sessions", "spawn", "--task", "check the brief", "--label", "checker")
-	if r.Get("details.status").String() != "accepted" || !strings.HasPrefix(r.Get("details.childSessionKey").String(), "agent:main:subagent:") {
+	if r.Get("status").String() != "accepted" || !strings.HasPrefix(r.Get("childSessionKey").String(), "agent:main:subagent:") {
 		t.Fatalf("sessions spawn %s", r.Raw)
 	}
 	waitFor(t, "the announce", func() (bool, string) {
@@ -171,6 +171,6 @@ func TestSessionsVerbsCLI(t *testing.T) {
 		if code := commands.Main([]string{"openclaw", "sessions", "history", "--session-key", "agent:main:main"}, strings.NewReader(""), &out, &errb); code != 0 {
 			return false, out.String() // the main session appears with the announce
 		}
-		return gjson.Get(out.String(), "details.messages.@reverse.0.content.0.text").String() == "announced", out.String()
+		return gjson.Get(out.String(), "messages.@reverse.0.content.0.text").String() == "announced", out.String()
 	})
 }

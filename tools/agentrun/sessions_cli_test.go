@@ -34,7 +34,7 @@ func TestSessionsExamplesOnAFreshState(t *testing.T) {
 	if code, out, errs := run("agent", "--session-key", "agent:main:ops", "--message", "you watch the deploys"); code != 0 {
 		t.Fatalf("agent: exit %d %s %s", code, out, errs)
 	}
-	if code, out, errs := run("sessions", "send", "--session-key", "agent:main:ops", "--message", "status?"); code != 0 || gjson.Get(out, "details.reply").String() != "echo: status?" {
+	if code, out, errs := run("sessions", "send", "--session-key", "agent:main:ops", "--message", "status?"); code != 0 || gjson.Get(out, "reply").String() != "echo: status?" {
 		t.Fatalf("sessions send: exit %d %s %s", code, out, errs)
 	}
 	if code, out, errs := run("sessions", "status", "--session-key", "agent:main:ops", "--model", "loc/m2"); code != 0 || gjson.Get(out, "details.modelOverride").String() != "loc/m2" {

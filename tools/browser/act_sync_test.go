@@ -35,9 +35,9 @@ q.addEventListener("input", () => {
 	t.Cleanup(pages.Close)
 	r := newRig(t, nil)
 
-	first := r.ok("browser", "open", pages.URL+"/first").Get("details.targetId").String()
+	first := r.ok("browser", "open", pages.URL+"/first").Get("targetId").String()
 	field := refFor(t, r.snapshot(), `textbox "Query"`)
-	res := r.ok("browser", "type", field, "abc").Get("details")
+	res := r.ok("browser", "type", field, "abc")
 	if !strings.Contains(res.Get("consoleErrors").Raw, "typed:abc") {
 		t.Errorf("type whose input handler logs an error: %s", res.Raw)
 	}
@@ -49,7 +49,7 @@ q.addEventListener("input", () => {
 	r.ok("browser", "open", pages.URL+"/second")
 	r.ok("browser", "type", field, "xyz", "--target-id", first)
 	got := r.ok("browser", "evaluate", "--target-id", first, "--fn",
-		`() => document.getElementById("q").value + "|" + document.getElementById("seen").textContent`).Get("details.result").String()
+		`() => document.getElementById("q").value + "|" + document.getElementById("seen").textContent`).Get("result").String()
 	if got != "xyz|visible true" {
 		t.Errorf("the first tab after typing into it behind the second: %q", got)
 	}

@@ -192,6 +192,7 @@ func init() {
 			return tools.JSONResult(st)
 		})})
 	reg(&tools.Action{Verb: "profiles", Summary: "List the browser profiles (configured plus the default) and whether each runs",
+		Render: renderProfiles,
 		Schema: `{"type":"object","properties":{}}`, Run: tools.Typed(func(ctx context.Context, env *tools.Env, p params) (any, error) {
 			c, err := loadConf(env)
 			if err != nil {
@@ -247,7 +248,7 @@ func init() {
 			}
 			return tools.JSONResult(out)
 		})})
-	reg(&tools.Action{Verb: "tabs", Summary: "List the open tabs", Schema: schemaHead + schemaTail,
+	reg(&tools.Action{Verb: "tabs", Summary: "List the open tabs", Schema: schemaHead + schemaTail, Render: renderTabs,
 		Run: withSession(func(ctx context.Context, env *tools.Env, s *session, p params) (any, error) {
 			ts, err := s.tabs()
 			if err != nil {

@@ -108,7 +108,7 @@ func (r *rig) snapshot(args ...string) string {
 
 func (r *rig) eval(fn string) string {
 	r.t.Helper()
-	return r.ok("browser", "evaluate", "--fn", fn).Get("details.result").String()
+	return r.ok("browser", "evaluate", "--fn", fn).Get("result").String()
 }
 
 func golden(t *testing.T, name, got string) {
@@ -134,11 +134,11 @@ func golden(t *testing.T, name, got string) {
 // refusal and the evaluate switch.
 func TestBrowser(t *testing.T) {
 	r := newRig(t, nil)
-	st := r.ok("browser", "status").Get("details")
+	st := r.ok("browser", "status")
 	if !st.Get("running").Bool() || !st.Get("cdpReady").Bool() || st.Get("pid").Int() == 0 {
 		t.Fatalf("status after start: %s", st.Raw)
 	}
-	if prof := r.ok("browser", "profiles").Get("details.profiles.0"); prof.Get("name").String() != "openclaw" || !prof.Get("running").Bool() || !prof.Get("isDefault").Bool() {
+	if prof := r.ok("browser", "profiles").Get("profiles.0"); prof.Get("name").String() != "openclaw" || !prof.Get("running").Bool() || !prof.Get("isDefault").Bool() {
 		t.Errorf("profiles: %s", prof.Raw)
 	}
 	r.ok("browser", "open", r.base+"/form.html")
@@ -241,13 +241,13 @@ func TestBrowser(t *testing.T) {
 
 	t.Run("navigate-and-tabs", func(t *testing.T) {
 		res := r.ok("browser", "navigate", r.base+"/next.html")
-		if !strings.HasSuffix(res.Get("details.url").String(), "/next.html") {
+		if !strings.HasSuffix(res.Get("url").String(), "/next.html") {
 			t.Errorf("navigate: %s", res.Raw)
 		}
 		if !strings.Contains(r.snapshot(), `heading "Second page" [level=2]`) {
 			t.Error("snapshot after navigate lacks the new page")
 		}
-		tabs := r.ok("browser", "tabs").Get("details.tabs")
+		tabs := r.ok("browser", "tabs").Get("tabs")
 		if !strings.Contains(tabs.Raw, "/next.html") {
 			t.Errorf("tabs: %s", tabs.Raw)
 		}
@@ -295,7 +295,7 @@ func TestBrowser(t *testing.T) {
 
 	t.Run("ssrf-and-evaluate-off", func(t *testing.T) {
 		r.writeConfig(map[string]any{"headless": true, "noSandbox": os.Geteuid() == 0, "evaluateEnabled": false,
-			"profiles": map[string]any{"openclaw": map[string]any{"cdpPort": gjson.Get(r.ok("browser", "status").Raw, "details.cdpPort").Int()}}})
+			"profiles": map[string]any{"openclaw": map[string]any{"cdpPort": gjson.Get(r.ok("browser", "status").Raw, "cdpPort").Int()}}})
 		out, _, code := r.run("browser", "navigate", r.base+"/form.html")
 		if code != 3 || !strings.Contains(out, "navigation blocked") {
 			t.Errorf("private navigation without the allowance: exit %d %s", code, out)
@@ -311,7 +311,7 @@ func TestBrowser(t *testing.T) {
 	})
 
 	r.ok("browser", "stop")
-	if st := r.ok("browser", "status").Get("details"); st.Get("running").Bool() {
+	if st := r.ok("browser", "status"); st.Get("running").Bool() {
 		t.Errorf("status after stop: %s", st.Raw)
 	}
 	out, _, code := r.run("browser", "snapshot")
@@ -406,7 +406,7 @@ func waitDead(t *testing.T, pid int) {
 func TestCrashRecovery(t *testing.T) {
 	r := newRig(t, nil)
 	r.ok("browser", "open", r.base+"/form.html")
-	pid := int(r.ok("browser", "status").Get("details.pid").Int())
+	pid := int(r.ok("browser", "status").Get("pid").Int())
 	if pid == 0 {
 		t.Fatal("no pid after start")
 	}
@@ -414,14 +414,14 @@ func TestCrashRecovery(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitDead(t, pid)
-	st := r.ok("browser", "status").Get("details")
+	st := r.ok("browser", "status")
 	if st.Get("running").Bool() || st.Get("cdpReady").Bool() {
 		t.Errorf("status after kill -9: %s", st.Raw)
 	}
 	if out, _, code := r.run("browser", "snapshot"); code != 5 {
 		t.Errorf("snapshot of a crashed browser: exit %d %s", code, out)
 	}
-	st = r.ok("browser", "start").Get("details")
+	st = r.ok("browser", "start")
 	if !st.Get("running").Bool() || !st.Get("cdpReady").Bool() || st.Get("pid").Int() == int64(pid) {
 		t.Fatalf("start after the crash: %s", st.Raw)
 	}
@@ -441,7 +441,7 @@ func TestCrashRecovery(t *testing.T) {
 	if err := os.WriteFile(pidFile, []byte(fmt.Sprint(sleeper.Process.Pid)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if st := r.ok("browser", "status").Get("details"); st.Get("running").Bool() {
+	if st := r.ok("browser", "status"); st.Get("running").Bool() {
 		t.Errorf("status with a reused pid: %s", st.Raw)
 	}
 	r.ok("browser", "start")
@@ -457,7 +457,7 @@ func TestCrashRecovery(t *testing.T) {
 func TestProfilesManage(t *testing.T) {
 	rangeStart := porttest.Free(t)
 	r := newRig(t, map[string]any{"cdpPortRangeStart": rangeStart})
-	res := r.ok("browser", "create-profile", "--name", "work", "--color", "#0066CC").Get("details")
+	res := r.ok("browser", "create-profile", "--name", "work", "--color", "#0066CC")
 	if res.Get("profile").String() != "work" || res.Get("cdpPort").Int() != int64(rangeStart) || res.Get("color").String() != "#0066CC" {
 		t.Errorf("create-profile: %s", res.Raw)
 	}
@@ -471,7 +471,7 @@ func TestProfilesManage(t *testing.T) {
 	if out, _, code := r.run("browser", "create-profile", "--name", "Bad_Name"); code != 2 {
 		t.Errorf("bad name: exit %d %s", code, out)
 	}
-	st := r.ok("browser", "start", "--browser-profile", "work").Get("details")
+	st := r.ok("browser", "start", "--browser-profile", "work")
 	workPid := int(st.Get("pid").Int())
 	if !st.Get("running").Bool() || st.Get("cdpPort").Int() != int64(rangeStart) {
 		t.Fatalf("start work: %s", st.Raw)
@@ -482,7 +482,7 @@ func TestProfilesManage(t *testing.T) {
 	if out, _, code := r.run("browser", "delete-profile", "--name", "openclaw"); code != 2 || !strings.Contains(out, "default profile") {
 		t.Errorf("delete the default: exit %d %s", code, out)
 	}
-	res = r.ok("browser", "delete-profile", "--name", "work").Get("details")
+	res = r.ok("browser", "delete-profile", "--name", "work")
 	if !res.Get("ok").Bool() || !res.Get("deleted").Bool() {
 		t.Errorf("delete-profile: %s", res.Raw)
 	}
@@ -495,14 +495,14 @@ func TestProfilesManage(t *testing.T) {
 	}
 
 	// Lost state: the browser runs but its pid and port files are gone.
-	pid := int(r.ok("browser", "status").Get("details.pid").Int())
+	pid := int(r.ok("browser", "status").Get("pid").Int())
 	dir := filepath.Join(r.state, "browser", "openclaw")
 	for _, f := range []string{"pid", "cdp-port"} {
 		if err := os.Remove(filepath.Join(dir, f)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	res = r.ok("browser", "reset-profile").Get("details")
+	res = r.ok("browser", "reset-profile")
 	if !res.Get("moved").Bool() || res.Get("from").String() != filepath.Join(dir, "user-data") {
 		t.Errorf("reset-profile: %s", res.Raw)
 	}
@@ -543,31 +543,31 @@ func TestActEffects(t *testing.T) {
 	r.ok("browser", "open", r.base+"/events.html")
 
 	// Logged during page load, before any call asked for it.
-	msgs := r.ok("browser", "console", "--since-last").Get("details.messages")
+	msgs := r.ok("browser", "console", "--since-last").Get("messages")
 	if !strings.Contains(msgs.Raw, "load-error") || !strings.Contains(msgs.Raw, "loaded") {
 		t.Errorf("console after load: %s", msgs.Raw)
 	}
-	if again := r.ok("browser", "console", "--since-last").Get("details.messages"); len(again.Array()) != 0 {
+	if again := r.ok("browser", "console", "--since-last").Get("messages"); len(again.Array()) != 0 {
 		t.Errorf("second --since-last read: %s", again.Raw)
 	}
 
 	snap := r.snapshot()
-	res := r.ok("browser", "click", refFor(t, snap, `button "Log error"`)).Get("details")
+	res := r.ok("browser", "click", refFor(t, snap, `button "Log error"`))
 	if !strings.Contains(res.Get("consoleErrors").Raw, "clicked-error") || !res.Get("tookMs").Exists() || res.Get("consoleWarnings").Int() != 1 {
 		t.Errorf("click that logs an error: %s", res.Raw)
 	}
-	if errs := r.ok("browser", "console", "--since-last", "--level", "error").Get("details.messages"); len(errs.Array()) != 1 || errs.Get("0.text").String() != "clicked-error" {
+	if errs := r.ok("browser", "console", "--since-last", "--level", "error").Get("messages"); len(errs.Array()) != 1 || errs.Get("0.text").String() != "clicked-error" {
 		t.Errorf("new errors since the last read: %s", errs.Raw)
 	}
 
-	res = r.ok("browser", "click", refFor(t, snap, `button "Fetch data"`)).Get("details")
+	res = r.ok("browser", "click", refFor(t, snap, `button "Fetch data"`))
 	if res.Get("requests").Int() < 1 {
 		t.Errorf("click that fetches: %s", res.Raw)
 	}
 	if got := r.eval(`() => document.getElementById("out").textContent`); got != "hello from data" {
 		t.Errorf("page after fetch: %q", got)
 	}
-	reqs := r.ok("browser", "requests", "--since-last").Get("details.requests")
+	reqs := r.ok("browser", "requests", "--since-last").Get("requests")
 	var dataID int64
 	for _, q := range reqs.Array() {
 		if strings.HasSuffix(q.Get("url").String(), "/data.json") {
@@ -580,28 +580,28 @@ func TestActEffects(t *testing.T) {
 	if dataID == 0 {
 		t.Fatalf("requests lack data.json: %s", reqs.Raw)
 	}
-	if body := r.ok("browser", "response-body", fmt.Sprint(dataID)).Get("details"); !strings.Contains(body.Get("body").String(), "hello from data") {
+	if body := r.ok("browser", "response-body", fmt.Sprint(dataID)); !strings.Contains(body.Get("body").String(), "hello from data") {
 		t.Errorf("response-body %d: %s", dataID, body.Raw)
 	}
-	if again := r.ok("browser", "requests", "--since-last").Get("details.requests"); len(again.Array()) != 0 {
+	if again := r.ok("browser", "requests", "--since-last").Get("requests"); len(again.Array()) != 0 {
 		t.Errorf("requests --since-last twice: %s", again.Raw)
 	}
 
 	// An unarmed alert: the click returns at once, reporting it open.
-	res = r.ok("browser", "click", refFor(t, snap, `button "Alert"`)).Get("details")
+	res = r.ok("browser", "click", refFor(t, snap, `button "Alert"`))
 	if res.Get("blockedByDialog.type").String() != "alert" || res.Get("blockedByDialog.message").String() != "hello" {
 		t.Fatalf("click that opens an alert: %s", res.Raw)
 	}
-	if ans := r.ok("browser", "dialog", "--accept").Get("details"); ans.Get("answered.type").String() != "alert" {
+	if ans := r.ok("browser", "dialog", "--accept"); ans.Get("answered.type").String() != "alert" {
 		t.Errorf("dialog --accept with the alert open: %s", ans.Raw)
 	}
 	r.ok("browser", "wait", "--text", "alert done")
 
 	// Armed answers.
-	if arm := r.ok("browser", "dialog", "--accept", "--prompt-text", "bob").Get("details"); !arm.Get("armed").Bool() {
+	if arm := r.ok("browser", "dialog", "--accept", "--prompt-text", "bob"); !arm.Get("armed").Bool() {
 		t.Errorf("arming: %s", arm.Raw)
 	}
-	res = r.ok("browser", "click", refFor(t, snap, `button "Prompt"`)).Get("details")
+	res = r.ok("browser", "click", refFor(t, snap, `button "Prompt"`))
 	if d := res.Get("dialogs.0"); d.Get("type").String() != "prompt" || d.Get("handled").String() != "accepted" || res.Get("blockedByDialog").Exists() {
 		t.Errorf("click with an armed prompt: %s", res.Raw)
 	}
@@ -614,12 +614,12 @@ func TestActEffects(t *testing.T) {
 		t.Errorf("after the dismissed confirm: %q", got)
 	}
 
-	res = r.ok("browser", "click", refFor(t, snap, `button "Open tab"`)).Get("details")
+	res = r.ok("browser", "click", refFor(t, snap, `button "Open tab"`))
 	if !strings.Contains(res.Get("tabsOpened").Raw, "next.html") {
 		t.Errorf("click that opens a tab: %s", res.Raw)
 	}
 
-	res = r.ok("browser", "click", refFor(t, snap, `link "Download report"`)).Get("details")
+	res = r.ok("browser", "click", refFor(t, snap, `link "Download report"`))
 	dl := res.Get("downloads.0")
 	if dl.Get("state").String() != "completed" || dl.Get("suggestedFilename").String() != "report.txt" {
 		t.Fatalf("click that downloads: %s", res.Raw)
@@ -627,7 +627,7 @@ func TestActEffects(t *testing.T) {
 	if b, err := os.ReadFile(dl.Get("path").String()); err != nil || strings.TrimSpace(string(b)) != "quarterly numbers" {
 		t.Errorf("downloaded media %s: %v %q", dl.Get("path"), err, b)
 	}
-	if all := r.ok("browser", "downloads", "--since-last").Get("details.downloads"); len(all.Array()) != 1 || all.Get("0.path").String() != dl.Get("path").String() {
+	if all := r.ok("browser", "downloads", "--since-last").Get("downloads"); len(all.Array()) != 1 || all.Get("0.path").String() != dl.Get("path").String() {
 		t.Errorf("downloads: %s", all.Raw)
 	}
 
@@ -636,15 +636,15 @@ func TestActEffects(t *testing.T) {
 		t.Errorf("after drag: %q", got)
 	}
 
-	res = r.ok("browser", "click", refFor(t, snap, `link "Missing page"`)).Get("details")
+	res = r.ok("browser", "click", refFor(t, snap, `link "Missing page"`))
 	if !strings.HasSuffix(res.Get("navigated.url").String(), "/missing.html") || res.Get("navigated.status").Int() != 404 {
 		t.Errorf("click on a link to a missing page: %s", res.Raw)
 	}
-	res = r.ok("browser", "navigate", r.base+"/events.html").Get("details")
+	res = r.ok("browser", "navigate", r.base+"/events.html")
 	if res.Get("status").Int() != 200 || !strings.Contains(res.Get("consoleErrors").Raw, "load-error") {
 		t.Errorf("navigate reports the status and the load's console errors: %s", res.Raw)
 	}
-	res = r.ok("browser", "click", refFor(t, r.snapshot(), `link "Go next"`)).Get("details")
+	res = r.ok("browser", "click", refFor(t, r.snapshot(), `link "Go next"`))
 	if !strings.HasSuffix(res.Get("navigated.url").String(), "/next.html") || res.Get("navigated.status").Int() != 200 {
 		t.Errorf("click on a link: %s", res.Raw)
 	}

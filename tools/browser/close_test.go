@@ -21,8 +21,8 @@ func TestCloseTabUnderAlertLoop(t *testing.T) {
 	t.Cleanup(pages.Close)
 	r := newRig(t, nil)
 	for _, how := range [][]string{{"close"}, {"act", "--kind", "close"}, {"tab", "close"}} {
-		id := r.ok("browser", "open", pages.URL+"/loop").Get("details.targetId").String()
-		res := r.ok("browser", "click", refFor(t, r.snapshot(), `button "Loop"`)).Get("details")
+		id := r.ok("browser", "open", pages.URL+"/loop").Get("targetId").String()
+		res := r.ok("browser", "click", refFor(t, r.snapshot(), `button "Loop"`))
 		if res.Get("blockedByDialog.type").String() != "alert" {
 			t.Fatalf("the loop's first alert: %s", res.Raw)
 		}

@@ -62,12 +62,12 @@ func TestClickModifiers(t *testing.T) {
 // them; a label given to another tab moves; bad labels exit 2.
 func TestTabLabels(t *testing.T) {
 	r := newRig(t, nil)
-	form := r.ok("browser", "open", r.base+"/form.html", "--label", "mail").Get("details")
+	form := r.ok("browser", "open", r.base+"/form.html", "--label", "mail")
 	if form.Get("label").String() != "mail" || form.Get("suggestedTargetId").String() != "mail" || !strings.HasPrefix(form.Get("tabId").String(), "t") {
 		t.Fatalf("open --label mail: %s", form.Raw)
 	}
 	formID := form.Get("targetId").String()
-	clicks := r.ok("browser", "open", r.base+"/clicks.html").Get("details")
+	clicks := r.ok("browser", "open", r.base+"/clicks.html")
 	clicksID, clicksHandle := clicks.Get("targetId").String(), clicks.Get("tabId").String()
 	if clicksHandle == "" || clicksHandle == form.Get("tabId").String() || clicks.Get("label").Exists() {
 		t.Fatalf("second open: %s", clicks.Raw)
@@ -77,20 +77,20 @@ func TestTabLabels(t *testing.T) {
 	if snap := r.snapshot("--target-id", "mail"); !strings.Contains(snap, "Press me") {
 		t.Errorf("snapshot --target-id mail:\n%s", snap)
 	}
-	if got := r.ok("browser", "evaluate", "--fn", "() => document.title", "--target-id", clicksHandle).Get("details.result").String(); got != "Clicks" {
+	if got := r.ok("browser", "evaluate", "--fn", "() => document.title", "--target-id", clicksHandle).Get("result").String(); got != "Clicks" {
 		t.Errorf("evaluate --target-id %s: %q", clicksHandle, got)
 	}
-	if got := r.ok("browser", "evaluate", "--fn", "() => document.title", "--target-id", strings.ToLower(formID[:10])).Get("details.result").String(); got != "Form demo" {
+	if got := r.ok("browser", "evaluate", "--fn", "() => document.title", "--target-id", strings.ToLower(formID[:10])).Get("result").String(); got != "Form demo" {
 		t.Errorf("evaluate --target-id <lower-case raw prefix>: %q", got)
 	}
 
-	tabs := r.ok("browser", "tabs").Get("details.tabs")
+	tabs := r.ok("browser", "tabs").Get("tabs")
 	if got := tabs.Get(`#(targetId=="` + formID + `").label`).String(); got != "mail" {
 		t.Errorf("tabs: form tab label %q: %s", got, tabs.Raw)
 	}
 
 	// tab label <handle> <label>, then the label moves to the other tab.
-	lab := r.ok("browser", "tab", "label", clicksHandle, "work").Get("details")
+	lab := r.ok("browser", "tab", "label", clicksHandle, "work")
 	if lab.Get("tab.targetId").String() != clicksID || lab.Get("tab.label").String() != "work" || lab.Get("tab.suggestedTargetId").String() != "work" {
 		t.Errorf("tab label %s work: %s", clicksHandle, lab.Raw)
 	}
@@ -99,11 +99,11 @@ func TestTabLabels(t *testing.T) {
 		t.Errorf("after focus mail the current tab is not the form:\n%s", got)
 	}
 	r.ok("browser", "tab", "label", "work", "mail")
-	tabs = r.ok("browser", "tabs").Get("details.tabs")
+	tabs = r.ok("browser", "tabs").Get("tabs")
 	if tabs.Get(`#(targetId=="`+clicksID+`").label`).String() != "mail" || tabs.Get(`#(targetId=="`+formID+`").label`).Exists() {
 		t.Errorf("after moving the label mail: %s", tabs.Raw)
 	}
-	if got := r.ok("browser", "evaluate", "--fn", "() => document.title", "--target-id", "mail").Get("details.result").String(); got != "Clicks" {
+	if got := r.ok("browser", "evaluate", "--fn", "() => document.title", "--target-id", "mail").Get("result").String(); got != "Clicks" {
 		t.Errorf("mail after the move names %q", got)
 	}
 
@@ -117,18 +117,18 @@ func TestTabLabels(t *testing.T) {
 	}
 
 	// tab select N counts from 1 in tabs order; tab close N closes that tab.
-	order := r.ok("browser", "tabs").Get("details.tabs.#.targetId").Array()
+	order := r.ok("browser", "tabs").Get("tabs.#.targetId").Array()
 	pos := 0
 	for i, id := range order {
 		if id.String() == formID {
 			pos = i + 1
 		}
 	}
-	if sel := r.ok("browser", "tab", "select", fmt.Sprint(pos)).Get("details.targetId").String(); sel != formID {
+	if sel := r.ok("browser", "tab", "select", fmt.Sprint(pos)).Get("targetId").String(); sel != formID {
 		t.Errorf("tab select %d: %s, want %s", pos, sel, formID)
 	}
 	r.ok("browser", "tab", "close", fmt.Sprint(pos))
-	if strings.Contains(r.ok("browser", "tabs").Get("details.tabs.#.targetId").Raw, formID) {
+	if strings.Contains(r.ok("browser", "tabs").Get("tabs.#.targetId").Raw, formID) {
 		t.Errorf("tab close %d left the form tab open", pos)
 	}
 }
@@ -139,7 +139,7 @@ func TestTabLabels(t *testing.T) {
 func TestCookiesStorage(t *testing.T) {
 	r := newRig(t, nil)
 	r.ok("browser", "open", r.base+"/form.html")
-	if got := r.ok("browser", "cookies").Get("details.cookies"); !got.IsArray() || len(got.Array()) != 0 {
+	if got := r.ok("browser", "cookies").Get("cookies"); !got.IsArray() || len(got.Array()) != 0 {
 		t.Errorf("cookies of a fresh profile: %s", got.Raw)
 	}
 	r.ok("browser", "cookies", "set", "sid", "s3cret-v4lue", r.base+"/")
@@ -147,14 +147,14 @@ func TestCookiesStorage(t *testing.T) {
 		t.Errorf("document.cookie after cookies set: %q", got)
 	}
 	r.eval(`() => { document.cookie = "fromPage=yes; path=/"; return 1 }`)
-	cookies := r.ok("browser", "cookies").Get("details.cookies")
+	cookies := r.ok("browser", "cookies").Get("cookies")
 	sid := cookies.Get(`#(name=="sid")`)
 	if sid.Get("value").String() != "s3cret-v4lue" || sid.Get("domain").String() != "127.0.0.1" || sid.Get("path").String() != "/" ||
 		sid.Get("sameSite").String() == "" || !sid.Get("expires").Exists() || cookies.Get(`#(name=="fromPage").value`).String() != "yes" {
 		t.Errorf("cookies: %s", cookies.Raw)
 	}
 	r.ok("browser", "cookies", "set", "theme", "dark", "--domain", "127.0.0.1", "--path", "/", "--same-site", "Strict")
-	if got := r.ok("browser", "cookies").Get(`details.cookies.#(name=="theme").sameSite`).String(); got != "Strict" {
+	if got := r.ok("browser", "cookies").Get(`cookies.#(name=="theme").sameSite`).String(); got != "Strict" {
 		t.Errorf("cookie set with --domain --path --same-site Strict: sameSite %q", got)
 	}
 	out, errs, code := r.run("browser", "cookies", "set", "sid", "0ther-s3cret")
@@ -172,13 +172,13 @@ func TestCookiesStorage(t *testing.T) {
 	if got := r.eval(`() => localStorage.getItem("k2") + "|" + sessionStorage.getItem("s1") + "|" + sessionStorage.length`); got != "v 2|only-session|1" {
 		t.Errorf("page storage after storage set: %q", got)
 	}
-	if got := r.ok("browser", "storage", "local").Get("details.values").Raw; got != `{"k1":"v1","k2":"v 2"}` {
+	if got := r.ok("browser", "storage", "local").Get("values").Raw; got != `{"k1":"v1","k2":"v 2"}` {
 		t.Errorf("storage local: %s", got)
 	}
-	if got := r.ok("browser", "storage", "local", "get", "k2").Get("details.values").Raw; got != `{"k2":"v 2"}` {
+	if got := r.ok("browser", "storage", "local", "get", "k2").Get("values").Raw; got != `{"k2":"v 2"}` {
 		t.Errorf("storage local get k2: %s", got)
 	}
-	if got := r.ok("browser", "storage", "session", "get").Get("details.values").Raw; got != `{"s1":"only-session"}` {
+	if got := r.ok("browser", "storage", "session", "get").Get("values").Raw; got != `{"s1":"only-session"}` {
 		t.Errorf("storage session get: %s", got)
 	}
 	r.ok("browser", "storage", "local", "clear")
@@ -205,14 +205,14 @@ func TestUploadArmed(t *testing.T) {
 	r.ok("browser", "open", r.base+"/upload.html")
 	button := refFor(t, r.snapshot(), `button "Choose file"`)
 
-	arm := r.ok("browser", "upload", cv).Get("details")
+	arm := r.ok("browser", "upload", cv)
 	if !arm.Get("ok").Bool() || !arm.Get("armed").Bool() || arm.Get("files").Raw != `["cv.txt"]` {
 		t.Fatalf("upload without a ref: %s", arm.Raw)
 	}
 	if got := r.eval(`() => document.getElementById("out").textContent`); got != "none" {
 		t.Errorf("arming changed the page: %q", got)
 	}
-	click := r.ok("browser", "click", button).Get("details")
+	click := r.ok("browser", "click", button)
 	if click.Get("uploads.0.files").Raw != `["cv.txt"]` {
 		t.Errorf("the click that opened the chooser: %s", click.Raw)
 	}

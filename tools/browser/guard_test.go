@@ -49,7 +49,7 @@ func TestGuardEveryRequest(t *testing.T) {
 	}
 
 	r.ok("browser", "open", pages.URL+"/steal")
-	res := r.ok("browser", "click", refFor(t, r.snapshot(), `button "Steal"`)).Get("details")
+	res := r.ok("browser", "click", refFor(t, r.snapshot(), `button "Steal"`))
 	if b := res.Get("blockedRequests.0"); !strings.HasPrefix(b.Get("url").String(), target) || !strings.Contains(b.Get("reason").String(), "blocked") {
 		t.Errorf("a fetch to a blocked host: %s", res.Raw)
 	}
@@ -67,7 +67,7 @@ func TestGuardEveryRequest(t *testing.T) {
 	// the page, or to Chromium's error page for a refused request). A
 	// refused open has sent the tab to about:blank already.
 	deadline := time.Now().Add(15 * time.Second)
-	for code == 0 && !strings.Contains(r.ok("browser", "tabs").Get("details.tabs.#(current==true).url").String(), "localhost") {
+	for code == 0 && !strings.Contains(r.ok("browser", "tabs").Get("tabs.#(current==true).url").String(), "localhost") {
 		if time.Now().After(deadline) {
 			t.Fatalf("the page's own navigation never committed: %s", r.ok("browser", "tabs").Raw)
 		}

@@ -77,9 +77,9 @@ func TestGatewayStopsTheBrowsersItStarted(t *testing.T) {
 	}
 	relay := func(args ...string) []string { return append(args, "--url", url, "--token", "t0k") }
 
-	pid := int(r.ok(relay("browser", "start")...).Get("details.pid").Int())
+	pid := int(r.ok(relay("browser", "start")...).Get("pid").Int())
 	r.ok(relay("browser", "start", "--browser-profile", "attached")...)
-	minePid := int(r.ok("browser", "status", "--browser-profile", "mine").Get("details.pid").Int())
+	minePid := int(r.ok("browser", "status", "--browser-profile", "mine").Get("pid").Int())
 	if pid == 0 || minePid == 0 {
 		t.Fatalf("pids: gateway's %d, CLI's %d", pid, minePid)
 	}
@@ -129,7 +129,7 @@ func TestGatewayStopsTheBrowsersItStarted(t *testing.T) {
 	} else {
 		c.Close()
 	}
-	if st := r.ok("browser", "status", "--browser-profile", "attached").Get("details"); !st.Get("cdpReady").Bool() {
+	if st := r.ok("browser", "status", "--browser-profile", "attached"); !st.Get("cdpReady").Bool() {
 		t.Errorf("the attached profile's browser: %s", st.Raw)
 	}
 	if strings.Contains(serveLog.String(), "drain timeout") {

@@ -33,7 +33,7 @@ func TestNavigateWaitsForTheNewDocument(t *testing.T) {
 	r.ok("browser", "open", r.base+"/form.html")
 	for i := range 3 {
 		r.ok("browser", "navigate", r.base+"/form.html")
-		if got := r.ok("browser", "navigate", lateURL).Get("details.url").String(); got != lateURL {
+		if got := r.ok("browser", "navigate", lateURL).Get("url").String(); got != lateURL {
 			t.Errorf("round %d: navigate answered url %q", i, got)
 		}
 		if got := r.eval(`() => document.title`); got != "Late" {

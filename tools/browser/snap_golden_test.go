@@ -92,7 +92,7 @@ func TestSnapshotMatchesOriginal(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			id := r.ok("browser", "open", srv.URL+"/"+page+".html").Get("details.targetId").String()
+			id := r.ok("browser", "open", srv.URL+"/"+page+".html").Get("targetId").String()
 			defer r.run("browser", "close", id)
 			r.ok("browser", "wait", "--target-id", id, "--fn", `() => document.readyState === "complete"`)
 			got := normalizeGolden(r.snapshot("--target-id", id), false)

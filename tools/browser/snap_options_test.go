@@ -93,7 +93,7 @@ func TestSnapshotOptions(t *testing.T) {
 	})
 	t.Run("config-default", func(t *testing.T) {
 		want := r.snapshot("--efficient")
-		port := r.ok("browser", "status").Get("details.cdpPort").Int()
+		port := r.ok("browser", "status").Get("cdpPort").Int()
 		r.writeConfig(map[string]any{"headless": true, "noSandbox": os.Geteuid() == 0,
 			"ssrfPolicy": map[string]any{"dangerouslyAllowPrivateNetwork": true}, "snapshotDefaults": map[string]any{"mode": "efficient"},
 			"profiles": map[string]any{"openclaw": map[string]any{"cdpPort": port}}})

@@ -71,7 +71,7 @@ func TestNodeHostCanvasEndToEnd(t *testing.T) {
 	var rid string
 	for deadline := time.Now().Add(60 * time.Second); rid == ""; {
 		out, _, _ := g.cli("", "nodes", "pending", "--json")
-		for _, p := range gjson.Get(out, "details.pending").Array() {
+		for _, p := range gjson.Get(out, "pending").Array() {
 			if p.Get("displayName").Str == "canvas-node" {
 				rid = p.Get("requestId").Str
 			}
@@ -113,7 +113,7 @@ func TestNodeHostCanvasEndToEnd(t *testing.T) {
 	}
 
 	out := canvas("a2ui", "push", "--text", "Hello from the gateway")
-	if gjson.Get(out, "details.messages").Int() != 2 || gjson.Get(out, "details.version").Str != "v0.8" {
+	if gjson.Get(out, "messages").Int() != 2 || gjson.Get(out, "version").Str != "v0.8" {
 		fail("push: %s", out)
 	}
 	if got := evalText("location.pathname + ' ' + JSON.stringify(openclawA2UI.getSurfaces()) + ' ' + document.querySelector('.a2ui-text').textContent"); got != `/__openclaw__/a2ui/ ["main"] Hello from the gateway` {

@@ -211,11 +211,11 @@ func TestCanvasToolThroughNodeInvoke(t *testing.T) {
 				`{"beginRendering":{"surfaceId":"main","root":"root"}}`}, "\n") {
 				t.Fatalf("pushed %s", inv.Params)
 			}
-			if r.Get("details.version").Str != "v0.8" || r.Get("details.messages").Int() != 2 || !r.Get("details.ok").Bool() {
+			if r.Get("version").Str != "v0.8" || r.Get("messages").Int() != 2 || !r.Get("ok").Bool() {
 				t.Fatalf("push result: %s", out)
 			}
 		default:
-			if !r.Get("details.ok").Bool() || r.Get("details.node").Str != n.id {
+			if !r.Get("ok").Bool() || r.Get("node").Str != n.id {
 				t.Fatalf("%s result: %s", inv.Command, out)
 			}
 		}

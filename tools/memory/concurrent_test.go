@@ -84,3 +84,15 @@ func TestRenderSearch(t *testing.T) {
 		t.Errorf("empty: %q", b.String())
 	}
 }
+
+// Scores under a thousandth keep two significant digits.
+func TestScoreText(t *testing.T) {
+	for _, c := range []struct {
+		f    float64
+		want string
+	}{{0.71234, "0.712"}, {0.000002, "2e-06"}, {0.0000123, "1.2e-05"}, {0, "0.000"}, {1, "1.000"}} {
+		if got := scoreText(c.f); got != c.want {
+			t.Errorf("scoreText(%v) = %q, want %q", c.f, got, c.want)
+		}
+	}
+}

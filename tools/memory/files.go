@@ -47,9 +47,15 @@ func expandAgent(p, agent string) string {
 	return strings.ReplaceAll(p, "{agentId}", agent)
 }
 
-// errPathRequired is the original's deliberately opaque refusal: it says
-// nothing about whether a file outside the memory set exists.
+// errPathRequired refuses an empty path (the original's words).
 var errPathRequired = errors.New("path required")
+
+// errNotMemoryFile refuses every other path that is not a memory note. It
+// says what memory_get reads, never why this path is not one of them: it
+// reads the same whether a file outside the memory set exists or not.
+var errNotMemoryFile = errors.New("not a memory file: only MEMORY.md (or memory.md) and *.md files " +
+	"under memory/ in the agent workspace can be read (regular files, no symlinks or hard links); " +
+	"memory search lists them")
 
 // resolveNote confines a memory_get path: relative to the workspace or
 // absolute, it must name MEMORY.md/memory.md at the root or a *.md under
@@ -68,15 +74,15 @@ func resolveNote(root, raw string) (string, string, error) {
 	p = filepath.Clean(p)
 	rel, err := filepath.Rel(root, p)
 	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", "", errPathRequired
+		return "", "", errNotMemoryFile
 	}
 	slash := filepath.ToSlash(rel)
 	top := slash == "MEMORY.md" || slash == "memory.md"
 	if !top && !strings.HasPrefix(slash, "memory/") {
-		return "", "", errPathRequired
+		return "", "", errNotMemoryFile
 	}
 	if !strings.EqualFold(filepath.Ext(slash), ".md") {
-		return "", "", errPathRequired
+		return "", "", errNotMemoryFile
 	}
 	// No component below the root may be a symlink (a linked directory
 	// would lead out of the workspace just as a linked file would).
@@ -85,10 +91,10 @@ func resolveNote(root, raw string) (string, string, error) {
 		cur = filepath.Join(cur, c)
 		fi, err := os.Lstat(cur)
 		if err != nil || fi.Mode()&os.ModeSymlink != 0 {
-			return "", "", errPathRequired
+			return "", "", errNotMemoryFile
 		}
 		if cur == p && !fi.Mode().IsRegular() {
-			return "", "", errPathRequired
+			return "", "", errNotMemoryFile
 		}
 	}
 	return p, slash, nil

@@ -1,11 +1,13 @@
 package memory_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -266,6 +268,10 @@ func TestGetReturnsExactLines(t *testing.T) {
 	}
 }
 
+// notMemoryFile is memory_get's refusal of a path outside the memory set.
+const notMemoryFile = "not a memory file: only MEMORY.md (or memory.md) and *.md files under memory/ in the " +
+	"agent workspace can be read (regular files, no symlinks or hard links); memory search lists them"
+
 func TestGetIsConfinedToMemoryFiles(t *testing.T) {
 	env, ws := newEnv(t, map[string]string{
 		"memory/ok.md": "fine\n",
@@ -292,8 +298,14 @@ func TestGetIsConfinedToMemoryFiles(t *testing.T) {
 	} {
 		_, err := invoke(t, env, "memory_get", map[string]any{"path": p})
 		te := tools.AsError(err)
-		if te == nil || te.Message != "path required" || te.Code != tools.CodeInvalidParams {
-			t.Errorf("%q: got %v, want the opaque 'path required'", p, err)
+		// One message for every refused path (it never tells whether a
+		// file outside exists), saying what can be read; "" is missing.
+		want := notMemoryFile
+		if p == "" {
+			want = "path required"
+		}
+		if te == nil || te.Message != want || te.Code != tools.CodeInvalidParams {
+			t.Errorf("%q: got %v, want %q", p, err, want)
 			continue
 		}
 		if d, _ := json.Marshal(te.Details); !strings.Contains(string(d), `"disabled":true`) {
@@ -344,5 +356,43 @@ func TestTemporalDecayRanksRecentDailyNotesFirst(t *testing.T) {
 	}
 	if decayed["MEMORY.md"] != plain["MEMORY.md"] {
 		t.Fatalf("MEMORY.md is evergreen: %v -> %v", plain["MEMORY.md"], decayed["MEMORY.md"])
+	}
+}
+
+// Issue 30 item 24: keyword-only scores of words found in most notes are
+// tiny; the human form shows them, not "0.000", in the order they rank.
+func TestRenderSearchShowsTinyScores(t *testing.T) {
+	env, _ := newEnv(t, map[string]string{
+		"memory/a.md": "# Budget review\nThe quarterly budget for the kiosk project was approved.\nBudget owner: Alice.\n",
+		"memory/b.md": "# Standup\nkiosk demo on friday, budget too\n",
+		"MEMORY.md":   "# Prefs\nThe user prefers green tea.\n",
+	})
+	res, err := invoke(t, env, "memory_search", map[string]any{"query": "kiosk budget"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hits := res.Get("details.results").Array()
+	if len(hits) != 2 || hits[0].Get("score").Float() >= 0.0005 {
+		t.Fatalf("want two hits with tiny scores for this corpus: %s", res.Get("details.results").Raw)
+	}
+	var b bytes.Buffer
+	if err := tools.Lookup("memory_search").Render(&b, res); err != nil {
+		t.Fatal(err)
+	}
+	lines := 0
+	for _, l := range strings.Split(b.String(), "\n") {
+		i := strings.Index(l, "(score ")
+		if i < 0 {
+			continue
+		}
+		lines++
+		shown := strings.TrimSuffix(l[i+len("(score "):], ")")
+		f, err := strconv.ParseFloat(shown, 64)
+		if err != nil || f <= 0 {
+			t.Errorf("score shown as %q in %q", shown, l)
+		}
+	}
+	if lines != 2 {
+		t.Errorf("want 2 score lines:\n%s", b.String())
 	}
 }

@@ -3,6 +3,8 @@ package memory
 import (
 	"fmt"
 	"io"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -23,8 +25,8 @@ func renderSearch(w io.Writer, res gjson.Result) error {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "%s:%d-%d  (score %.3f)\n", h.Get("path").String(),
-			h.Get("startLine").Int(), h.Get("endLine").Int(), h.Get("score").Float())
+		fmt.Fprintf(w, "%s:%d-%d  (score %s)\n", h.Get("path").String(),
+			h.Get("startLine").Int(), h.Get("endLine").Int(), scoreText(h.Get("score").Float()))
 		lines := strings.Split(h.Get("snippet").String(), "\n")
 		if len(lines) > 4 {
 			lines = append(lines[:4], "…")
@@ -36,6 +38,17 @@ func renderSearch(w io.Writer, res gjson.Result) error {
 		}
 	}
 	return nil
+}
+
+// scoreText shows a score to three decimals, or to two significant
+// digits when it is smaller than that: keyword-only scores of words found
+// in most notes are tiny (2e-06), and "0.000" would hide both the score
+// and the order it gives.
+func scoreText(f float64) string {
+	if f == 0 || math.Abs(f) >= 0.0005 {
+		return strconv.FormatFloat(f, 'f', 3, 64)
+	}
+	return strconv.FormatFloat(f, 'g', 2, 64)
 }
 
 // renderGet prints the lines as they are.

@@ -122,7 +122,7 @@ func TestHardLinkedNotesAreRefused(t *testing.T) {
 	for _, rel := range []string{"memory/link.md", "MEMORY.md", filepath.Join(ws, "memory", "link.md")} {
 		r, err := invoke(t, env, "memory_get", map[string]any{"path": rel})
 		te := tools.AsError(err)
-		if te == nil || te.Message != "path required" {
+		if te == nil || te.Message != notMemoryFile {
 			t.Errorf("memory_get %s: %v %s", rel, err, r.Raw)
 		}
 	}

@@ -383,7 +383,7 @@ func runGet(ctx context.Context, env *tools.Env, p getParams) (any, error) {
 	f, err := openNote(root, rel)
 	if err != nil {
 		if os.IsNotExist(err) || errors.Is(err, errNotNote) {
-			return nil, refusal(p.Path, errPathRequired)
+			return nil, refusal(p.Path, errNotMemoryFile)
 		}
 		return nil, refusal(p.Path, err)
 	}
@@ -395,11 +395,11 @@ func runGet(ctx context.Context, env *tools.Env, p getParams) (any, error) {
 	return tools.JSONResult(getResult{Path: rel, Text: text})
 }
 
-// refusal is a memory_get failure: the original's message, and its
+// refusal is a memory_get failure: its message, and the original's
 // {path, text:"", disabled:true, error} object as the details.
 func refusal(path string, err error) error {
 	code := tools.CodeFailed
-	if err == errPathRequired {
+	if err == errPathRequired || err == errNotMemoryFile {
 		code = tools.CodeInvalidParams
 	}
 	return tools.Errorf(code, "%s", err.Error()).WithDetails(map[string]any{

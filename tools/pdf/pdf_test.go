@@ -102,10 +102,20 @@ func TestExtractsTextAndSaysAnalysisNeedsAModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := r.Get("content.0.text").String()
-	for _, want := range []string{"Quarterly report (draft)", "Revenue grew by 12 percent.", "needs a model"} {
+	// No prompt asked: the note says what a question would need, not that
+	// "the prompt" (there is none) needs a model.
+	for _, want := range []string{"Quarterly report (draft)", "Revenue grew by 12 percent.",
+		"Text extraction only (no prompt given): to ask about the PDF, give a prompt and set agents.defaults.pdfModel"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("text lacks %q:\n%s", want, text)
 		}
+	}
+	if strings.Contains(text, "answering the prompt") {
+		t.Errorf("no prompt was given, yet the text speaks of answering it:\n%s", text)
+	}
+	r, err = invoke(t, env, map[string]any{"pdf": "report.pdf", "prompt": "What grew?"})
+	if err != nil || !strings.Contains(r.Get("content.0.text").String(), "answering the prompt needs a model") {
+		t.Errorf("with a prompt: %v %s", err, r.Get("content.0.text").String())
 	}
 	if got := r.Get("details.text").String(); got != "Quarterly report (draft)\nRevenue grew by 12 percent." {
 		t.Errorf("details.text %q", got)

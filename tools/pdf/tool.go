@@ -151,6 +151,12 @@ func run(ctx context.Context, env *tools.Env, p params) (any, error) {
 	if len(models) == 0 {
 		d.Analysis = "Text extraction only: answering the prompt needs a model; set agents.defaults.pdfModel " +
 			"(or imageModel) to provider/model of a provider under models.providers.<id>."
+		if strings.TrimSpace(p.Prompt) == "" {
+			// No prompt was asked: the text is the whole answer, and a
+			// model is only what a question (or a summary) would need.
+			d.Analysis = "Text extraction only (no prompt given): to ask about the PDF, give a prompt and " +
+				"set agents.defaults.pdfModel (or imageModel) to provider/model of a provider under models.providers.<id>."
+		}
 		d.Text = extracted
 		return tools.TextResult(extracted+"\n\n["+d.Analysis+"]", d), nil
 	}
