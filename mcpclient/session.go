@@ -109,8 +109,12 @@ func connectError(s Server, ctx context.Context, err error) error {
 	}
 	if s.Transport == TransportStdio {
 		var ee *exec.Error
-		if errors.As(err, &ee) {
+		var pe *os.PathError
+		switch {
+		case errors.As(err, &ee):
 			return fmt.Errorf("cannot start %s: %v", s.Command, ee.Err)
+		case errors.As(err, &pe):
+			return fmt.Errorf("cannot start %s: %v", s.Command, pe.Err)
 		}
 	}
 	return err
