@@ -1,0 +1,137 @@
+package commands
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/openclaw-go/openclaw/mcpclient/mcptest"
+)
+
+// The saved-server registry verbs read and write mcp.servers as the
+// original does, with its messages, JSON shapes and the documented exit
+// codes; the writes go through the locked, validated config write path.
+func TestMCPServersRegistryCLI(t *testing.T) {
+	ev := mcptest.Everything(t)
+	home := t.TempDir()
+	expect := func(code int, args ...string) ocResult {
+		t.Helper()
+		r := runOC(t, home, args...)
+		if r.code != code {
+			t.Fatalf("openclaw %s: exit %d, want %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), r.code, code, r.stdout, r.stderr)
+		}
+		return r
+	}
+	if r := expect(0, "mcp", "list", "--json"); strings.TrimSpace(r.stdout) != "{}" {
+		t.Fatalf("empty list: %q", r.stdout)
+	}
+	evJSON, _ := json.Marshal(map[string]any{"command": ev, "args": []string{"stdio"}})
+	r := expect(0, "mcp", "set", "ev", string(evJSON), "--json")
+	if !gjson.Get(r.stdout, "ok").Bool() || gjson.Get(r.stdout, "action").String() != "saved" {
+		t.Fatalf("set: %s", r.stdout)
+	}
+	// type:"http" is saved as the canonical transport.
+	expect(0, "mcp", "set", "docs", `{"url":"https://mcp.example.invalid/mcp","type":"http","enabled":false}`)
+	// Bad input: not JSON, not an object, a server that cannot run.
+	expect(2, "mcp", "set", "x", "{nope")
+	expect(2, "mcp", "set", "x", "[1]")
+	if r := expect(2, "mcp", "set", "x", `{"args":["a"]}`); !strings.Contains(r.stderr, "neither a command") {
+		t.Fatalf("unrunnable set: %s", r.stderr)
+	}
+	expect(2, "mcp", "set", "a.b", string(evJSON))
+
+	list := expect(0, "mcp", "list", "--json").stdout
+	if gjson.Get(list, "ev.command").String() != ev || gjson.Get(list, "docs.transport").String() != "streamable-http" ||
+		gjson.Get(list, "docs.type").Exists() {
+		t.Fatalf("list: %s", list)
+	}
+	if show := expect(0, "mcp", "show", "ev", "--json").stdout; gjson.Get(show, "args.0").String() != "stdio" {
+		t.Fatalf("show: %s", show)
+	}
+	r = expect(1, "mcp", "show", "nope")
+	if !strings.Contains(r.stderr, `No MCP server named "nope"`) || !strings.Contains(r.stderr, "openclaw mcp list") {
+		t.Fatalf("show nope: %s", r.stderr)
+	}
+	st := expect(0, "mcp", "status", "--json").stdout
+	if gjson.Get(st, `servers.#(name=="ev").transport`).String() != "stdio" ||
+		gjson.Get(st, `servers.#(name=="docs").enabled`).Bool() || gjson.Get(st, `servers.#(name=="docs").ok`).Bool() {
+		t.Fatalf("status: %s", st)
+	}
+
+	// tools <name> with filter flags writes toolFilter; without them it
+	// lists the live server's tools under their agent names.
+	expect(0, "mcp", "tools", "ev", "--include", "echo,get-s*", "--exclude", "get-structured-content")
+	tl := expect(0, "mcp", "tools", "ev", "--json").stdout
+	if names := gjson.Get(tl, "tools.#.name").String(); names != `["ev__echo","ev__get-sum"]` {
+		t.Fatalf("tools ev: %s", tl)
+	}
+	expect(0, "mcp", "tools", "ev", "--clear")
+	if show := expect(0, "mcp", "show", "ev", "--json").stdout; gjson.Get(show, "toolFilter").Exists() {
+		t.Fatalf("--clear left %s", show)
+	}
+	// The bare form keeps its meaning: what `mcp serve` would list.
+	if bare := expect(0, "mcp", "tools", "--json").stdout; !gjson.Get(bare, `#(name=="sessions_list").inputSchema`).Exists() {
+		t.Fatalf("bare mcp tools: %.300s", bare)
+	}
+
+	pr := expect(0, "mcp", "probe", "--json").stdout
+	if gjson.Get(pr, "servers.ev.tools").Int() < 5 || !gjson.Get(pr, `tools.#(=="ev__echo")`).Exists() ||
+		gjson.Get(pr, "servers.docs").Exists() || gjson.Get(pr, "diagnostics.#").Int() != 0 {
+		t.Fatalf("probe: %s", pr)
+	}
+	r = expect(1, "mcp", "probe", "docs")
+	if !strings.Contains(r.stderr, "disabled") {
+		t.Fatalf("probe of a disabled server: %s", r.stderr)
+	}
+
+	// add probes first: a server that cannot start is not saved.
+	r = expect(1, "mcp", "add", "bad", "--command", "openclaw-no-such-mcp-server")
+	if !strings.Contains(r.stderr, "nothing saved") {
+		t.Fatalf("add bad: %s", r.stderr)
+	}
+	if list := expect(0, "mcp", "list", "--json").stdout; gjson.Get(list, "bad").Exists() {
+		t.Fatalf("a failed add was saved: %s", list)
+	}
+	expect(1, "mcp", "add", "ev", "--command", ev)
+	expect(2, "mcp", "add", "both", "--command", ev, "--url", "http://127.0.0.1:1/mcp")
+	expect(2, "mcp", "add", "t", "--command", ev, "--timeout", "-3")
+	expect(0, "mcp", "add", "ev2", "--command", ev, "--arg", "stdio", "--env", "A=1", "--timeout", "20", "--include", "echo")
+	added := expect(0, "mcp", "show", "ev2", "--json").stdout
+	if gjson.Get(added, "requestTimeoutMs").Int() != 20000 || gjson.Get(added, "env.A").String() != "1" ||
+		gjson.Get(added, "toolFilter.include.0").String() != "echo" {
+		t.Fatalf("add ev2: %s", added)
+	}
+	// A saved server that cannot start fails the probe (exit 1) after the
+	// report: one JSON document on stdout, one line on stderr.
+	expect(0, "mcp", "add", "gone", "--command", "openclaw-no-such-mcp-server", "--no-probe")
+	r = expect(1, "mcp", "probe", "--json")
+	if !json.Valid([]byte(r.stdout)) || gjson.Get(r.stdout, `diagnostics.#(serverName=="gone")`).Exists() == false ||
+		gjson.Get(r.stdout, "servers.ev.tools").Int() == 0 || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {
+		t.Fatalf("probe with a broken server:\nstdout %s\nstderr %s", r.stdout, r.stderr)
+	}
+
+	expect(1, "mcp", "unset", "nope")
+	r = expect(0, "mcp", "unset", "gone")
+	if !strings.Contains(r.stdout, `"action":"removed"`) {
+		t.Fatalf("unset: %s", r.stdout)
+	}
+	for _, n := range []string{"ev", "ev2", "docs"} {
+		expect(0, "mcp", "unset", n)
+	}
+	raw, err := os.ReadFile(cfgFile(home))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gjson.GetBytes(raw, "mcp").Exists() {
+		t.Fatalf("an emptied mcp section stayed: %s", raw)
+	}
+	if st, err := os.Stat(cfgFile(home)); err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("config mode: %v %v", st.Mode(), err)
+	}
+	if _, err := os.Stat(cfgFile(home) + ".bak"); err != nil {
+		t.Fatalf("no .bak: %v", err)
+	}
+}
