@@ -104,17 +104,19 @@ func setup(t *testing.T) (*client.Conn, *modelServer) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	// The gateway connects in the background: wait until the tool answers.
+	// The gateway connects in the background: wait until the tools answer.
 	deadline := time.Now().Add(60 * time.Second)
-	for {
-		out, err := c.Call(context.Background(), "tools.invoke", map[string]any{"name": "ev__echo", "args": map[string]any{"message": "up?"}})
-		if err == nil && strings.Contains(string(out), "up?") {
-			break
+	for _, name := range []string{"ev__echo", "filtered__echo"} {
+		for {
+			out, err := c.Call(context.Background(), "tools.invoke", map[string]any{"name": name, "args": map[string]any{"message": "up?"}})
+			if err == nil && gjson.GetBytes(out, "ok").Bool() && strings.Contains(string(out), "Echo: up?") {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s never answered: %s %v", name, out, err)
+			}
+			time.Sleep(100 * time.Millisecond)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("ev__echo never answered: %s %v", out, err)
-		}
-		time.Sleep(100 * time.Millisecond)
 	}
 	return c, model
 }
@@ -188,5 +190,46 @@ func TestPolicyAppliesToSavedServerTools(t *testing.T) {
 	offered := model.calls()[before].Get("tools.#.function.name").String()
 	if !strings.Contains(offered, "ev__echo") || strings.Contains(offered, "ev__get-env") {
 		t.Errorf("coder offered %s", offered)
+	}
+}
+
+// A config change reaches the running gateway: a removed server's tools
+// are withdrawn, a new server's tools appear, an unchanged server keeps
+// its connection.
+func TestConfigChangeResyncsServers(t *testing.T) {
+	c, _ := setup(t)
+	bin := mcptest.Everything(t)
+	patch, _ := json.Marshal(map[string]any{"mcp": map[string]any{"servers": map[string]any{
+		"ev":  nil,
+		"ev3": map[string]any{"command": bin, "args": []any{"stdio"}, "toolFilter": map[string]any{"include": []any{"get-sum"}}},
+	}}})
+	got, err := c.Call(context.Background(), "config.get", map[string]any{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Call(context.Background(), "config.patch", map[string]any{"raw": string(patch), "baseHash": gjson.GetBytes(got, "hash").String()}); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		old, errOld := c.Call(context.Background(), "tools.invoke", map[string]any{"name": "ev__echo", "args": map[string]any{"message": "x"}})
+		out, errNew := c.Call(context.Background(), "tools.invoke", map[string]any{"name": "ev3__get-sum", "args": map[string]any{"a": 1, "b": 2}})
+		gone := errOld != nil && strings.Contains(errOld.Error(), "ev__echo") || errOld == nil && !gjson.GetBytes(old, "ok").Bool()
+		if gone && errNew == nil && gjson.GetBytes(out, "ok").Bool() && strings.Contains(string(out), "is 3") {
+			break
+		}
+		if time.Now().After(deadline) {
+			now, _ := c.Call(context.Background(), "config.get", map[string]any{})
+			t.Fatalf("not resynced: old %s %v; new %s %v\nconfig: %s", old, errOld, out, errNew, gjson.GetBytes(now, "config.mcp").Raw)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	// The filter holds: ev3 offers get-sum only.
+	if out, err := c.Call(context.Background(), "tools.invoke", map[string]any{"name": "ev3__echo", "args": map[string]any{"message": "x"}}); err == nil && gjson.GetBytes(out, "ok").Bool() {
+		t.Fatal("ev3__echo passed the toolFilter")
+	}
+	out, err := c.Call(context.Background(), "tools.invoke", map[string]any{"name": "filtered__echo", "args": map[string]any{"message": "still"}})
+	if err != nil || !gjson.GetBytes(out, "ok").Bool() || !strings.Contains(string(out), "Echo: still") {
+		t.Fatalf("an unchanged server stopped answering: %s %v", out, err)
 	}
 }
