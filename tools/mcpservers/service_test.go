@@ -84,6 +84,7 @@ func setup(t *testing.T) (*client.Conn, *modelServer) {
 				map[string]any{"id": "nomcp", "tools": map[string]any{"deny": []any{"bundle-mcp"}}},
 				map[string]any{"id": "minimal", "tools": map[string]any{"profile": "minimal"}},
 				map[string]any{"id": "coder", "tools": map[string]any{"profile": "coding", "deny": []any{"ev__get-env"}}},
+				map[string]any{"id": "looper", "tools": map[string]any{"loopDetection": map[string]any{"enabled": true, "warningThreshold": 2, "criticalThreshold": 3}}},
 			},
 		},
 		"mcp": map[string]any{"servers": map[string]any{
@@ -231,5 +232,25 @@ func TestConfigChangeResyncsServers(t *testing.T) {
 	out, err := c.Call(context.Background(), "tools.invoke", map[string]any{"name": "filtered__echo", "args": map[string]any{"message": "still"}})
 	if err != nil || !gjson.GetBytes(out, "ok").Bool() || !strings.Contains(string(out), "Echo: still") {
 		t.Fatalf("an unchanged server stopped answering: %s %v", out, err)
+	}
+}
+
+// Loop detection applies to saved-server tools as to every tool: the same
+// call with the same result, repeated by an agent's turn, is blocked.
+func TestLoopDetectionCoversSavedServerTools(t *testing.T) {
+	c, _ := setup(t)
+	var blocked gjson.Result
+	for i := 0; i < 8 && !blocked.Exists(); i++ {
+		out, err := c.Call(context.Background(), "tools.invoke", map[string]any{"name": "ev__echo", "args": map[string]any{"message": "again"},
+			"agentId": "looper", "sessionKey": "agent:looper:main"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := gjson.ParseBytes(out); !r.Get("ok").Bool() {
+			blocked = r
+		}
+	}
+	if blocked.Get("error.code").String() != "DENIED" || blocked.Get("error.details.deniedReason").String() != "tool-loop" {
+		t.Fatalf("never blocked, or blocked otherwise: %s", blocked.Raw)
 	}
 }
