@@ -291,3 +291,24 @@ func TestProbeDiagnostics(t *testing.T) {
 		t.Errorf("diagnostics = %+v", res.Diagnostics)
 	}
 }
+
+// A stdio server inherits only HOME, LOGNAME, PATH, SHELL, TERM and USER
+// from the process that starts it (the gateway), plus its own env: the
+// gateway's secrets stay out of third-party servers.
+func TestStdioServerInheritsOnlyTheDefaultEnvironment(t *testing.T) {
+	bin := mcptest.Everything(t)
+	parent := append(os.Environ(), "OPENCLAW_GATEWAY_TOKEN=gw-secret-token", "OPENAI_API_KEY=sk-parent-secret")
+	srv := resolve(t, "envcheck", map[string]any{"command": bin, "args": []any{"stdio"},
+		"env": map[string]any{"GITHUB_TOKEN": "given-on-purpose"}})
+	m := mcpclient.NewManager(mcpclient.Options{Environ: func() []string { return parent }}, nil)
+	defer m.Close()
+	m.Sync([]mcpclient.Server{srv})
+	waitFor(t, "ready", func() bool { return len(m.Tools()) > 0 })
+	env := callText(t, m, "envcheck", "get-env", `{}`)
+	if strings.Contains(env, "gw-secret-token") || strings.Contains(env, "sk-parent-secret") {
+		t.Fatalf("a parent secret reached the server: %s", env)
+	}
+	if !strings.Contains(env, "given-on-purpose") || !strings.Contains(env, `"PATH"`) {
+		t.Fatalf("the server lacks its own env or PATH: %s", env)
+	}
+}

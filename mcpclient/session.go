@@ -28,8 +28,8 @@ type Options struct {
 	Stderr io.Writer
 	// OnToolsChanged is called when the server says its tool list changed.
 	OnToolsChanged func()
-	// Getenv resolves the parent environment a stdio server inherits (nil:
-	// this process's).
+	// Environ is the parent environment a stdio server inherits from (nil:
+	// this process's); only inheritedEnv's variables pass.
 	Environ func() []string
 	// HTTPClient is the base client for HTTP transports (nil: a new one).
 	HTTPClient *http.Client
@@ -152,17 +152,23 @@ func (sess *Session) command(o Options) (*exec.Cmd, error) {
 	return cmd, nil
 }
 
+// inheritedEnv are the only variables a stdio server inherits from this
+// process (the TypeScript SDK's default set, which the original uses): the
+// gateway's own secrets (its token, provider API keys) never reach a
+// third-party server unless its definition's env names them.
+var inheritedEnv = map[string]bool{"HOME": true, "LOGNAME": true, "PATH": true, "SHELL": true, "TERM": true, "USER": true}
+
 func mergedEnv(o Options, extra map[string]string) []string {
-	base := os.Environ()
+	parent := os.Environ()
 	if o.Environ != nil {
-		base = o.Environ()
+		parent = o.Environ()
 	}
-	if len(extra) == 0 {
-		return base
-	}
-	out := make([]string, 0, len(base)+len(extra))
-	for _, kv := range base {
-		k, _, _ := strings.Cut(kv, "=")
+	out := make([]string, 0, len(inheritedEnv)+len(extra))
+	for _, kv := range parent {
+		k, v, _ := strings.Cut(kv, "=")
+		if !inheritedEnv[k] || strings.HasPrefix(v, "()") { // no exported shell functions
+			continue
+		}
 		if _, override := extra[k]; !override {
 			out = append(out, kv)
 		}
