@@ -238,12 +238,18 @@ net.Server.prototype.listen = function (...a) {
 // a loopback port and returns its /mcp URL.
 func startEverythingHTTP(t *testing.T) string {
 	t.Helper()
+	url, _ := startEverythingHTTPOn(t, porttest.Free(t))
+	return url
+}
+
+// startEverythingHTTPOn runs it on port; stop kills it.
+func startEverythingHTTPOn(t *testing.T, port int) (url string, stop func()) {
+	t.Helper()
 	bin := mcptest.Everything(t)
 	pre := filepath.Join(t.TempDir(), "loopback.cjs")
 	if err := os.WriteFile(pre, []byte(loopbackPreload), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	port := porttest.Free(t)
 	cmd := exec.Command("node", "--require", pre, bin, "streamableHttp")
 	cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(port))
 	out := &syncBuf{}
@@ -251,9 +257,35 @@ func startEverythingHTTP(t *testing.T) string {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	var once sync.Once
+	stop = func() { once.Do(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }) }
+	t.Cleanup(stop)
 	waitFor(t, "the HTTP server listening", func() bool { return strings.Contains(out.String(), "listening") })
-	return "http://127.0.0.1:" + strconv.Itoa(port) + "/mcp"
+	return "http://127.0.0.1:" + strconv.Itoa(port) + "/mcp", stop
+}
+
+// An HTTP server that goes away and comes back (a restart loses its
+// sessions) is followed: calls fail with one line meanwhile, then work
+// again on a new session.
+func TestHTTPServerRestartIsFollowed(t *testing.T) {
+	port := porttest.Free(t)
+	url, stop := startEverythingHTTPOn(t, port)
+	srv := resolve(t, "web", map[string]any{"url": url, "transport": "streamable-http", "requestTimeoutMs": 5000})
+	m := mcpclient.NewManager(mcpclient.Options{}, nil)
+	defer m.Close()
+	m.Sync([]mcpclient.Server{srv})
+	waitFor(t, "ready", func() bool { return len(m.Tools()) > 0 })
+	callText(t, m, "web", "echo", `{"message":"one"}`)
+	stop()
+	_, err := m.Call(context.Background(), "web", "echo", json.RawMessage(`{"message":"two"}`))
+	if err == nil || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("call to a stopped server: %v", err)
+	}
+	startEverythingHTTPOn(t, port)
+	waitFor(t, "calls working again", func() bool {
+		res, err := m.Call(context.Background(), "web", "echo", json.RawMessage(`{"message":"three"}`))
+		return err == nil && !res.IsError && strings.Contains(mcpclient.Text(mcpclient.Blocks(res)), "three")
+	})
 }
 
 // The reference server over streamable HTTP, with a header from the
