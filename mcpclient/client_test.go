@@ -344,3 +344,34 @@ func TestStdioServerInheritsOnlyTheDefaultEnvironment(t *testing.T) {
 		t.Fatalf("the server lacks its own env or PATH: %s", env)
 	}
 }
+
+// A server that never answers the handshake (a real process that reads
+// nothing) fails within connectionTimeoutMs, is ended with its process
+// group, and is retried with backoff; the probe reports it in one line.
+func TestHandshakeHangIsBounded(t *testing.T) {
+	srv := resolve(t, "mute", map[string]any{"command": "sleep", "args": []any{"600"}, "connectionTimeoutMs": 800})
+	res := mcpclient.Probe(context.Background(), []mcpclient.Server{srv}, mcpclient.Options{})
+	if len(res.Diagnostics) != 1 || !strings.Contains(res.Diagnostics[0].Message, "no MCP handshake within") {
+		t.Fatalf("probe: %+v", res.Diagnostics)
+	}
+	// The probe left no sleep 600 of ours running.
+	out, err := exec.Command("pgrep", "-f", "-P", strconv.Itoa(os.Getpid()), "^sleep 600$").Output()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatalf("pgrep: %v", err)
+	}
+	if len(strings.TrimSpace(string(out))) > 0 {
+		t.Fatalf("the mute server is still running: %s", out)
+	}
+	m := mcpclient.NewManager(mcpclient.Options{}, nil)
+	defer m.Close()
+	m.Sync([]mcpclient.Server{srv})
+	waitFor(t, "backoff after the hang", func() bool {
+		st := m.Statuses()
+		return len(st) == 1 && st[0].State == "backoff" && strings.Contains(st[0].LastError, "no MCP handshake")
+	})
+	_, err = m.Call(context.Background(), "mute", "anything", json.RawMessage(`{}`))
+	if err == nil || !strings.Contains(err.Error(), `MCP server "mute" is not connected`) {
+		t.Fatalf("call to a mute server: %v", err)
+	}
+}
