@@ -21,9 +21,9 @@ import (
 )
 
 // The saved-MCP-server registry verbs (issue 32): `openclaw mcp list|show|
-// status|probe|add|set|unset|tools <name>` read and write mcp.servers as
-// the original does. Only probe, add (unless --no-probe) and `tools <name>`
-// without filter flags connect to a server.
+// status|doctor|probe|add|set|unset|tools <name>` read and write
+// mcp.servers as the original does. Only probe, doctor --probe, add (unless
+// --no-probe) and `tools <name>` without filter flags connect to a server.
 
 const mcpRegistryHelp = `
 Saved MCP servers live under mcp.servers in openclaw.json, as in the original: stdio servers
@@ -60,6 +60,7 @@ func (r *runtime) mcpServerCommands() []*cli.Command {
 			Flags:  []cli.Flag{jsonFlag, &cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "pass the servers' stderr through"}},
 			Action: r.mcpProbe,
 		},
+		r.mcpDoctorCommand(),
 		{
 			Name: "add", Usage: "save one MCP server from flags, probing it first", ArgsUsage: "<name>",
 			Description: "EXAMPLES:\n   openclaw mcp add memory --command npx --arg -y --arg @modelcontextprotocol/server-memory\n" +

@@ -135,3 +135,45 @@ func TestMCPServersRegistryCLI(t *testing.T) {
 		t.Fatalf("no .bak: %v", err)
 	}
 }
+
+// doctor checks saved servers without connecting (and with --probe,
+// connects): errors exit 1 after the report, warnings do not; a ${VAR}
+// secret is not a literal.
+func TestMCPServersDoctor(t *testing.T) {
+	ev := mcptest.Everything(t)
+	home := t.TempDir()
+	cfg := map[string]any{"mcp": map[string]any{"servers": map[string]any{
+		"ev":   map[string]any{"command": ev, "args": []any{"stdio"}, "env": map[string]any{"API_TOKEN": "literal-secret", "OTHER_TOKEN": "${HOME}"}},
+		"gone": map[string]any{"command": "openclaw-no-such-mcp-server", "cwd": "/nonexistent-dir"},
+		"off":  map[string]any{"command": "openclaw-no-such-mcp-server", "enabled": false},
+	}}}
+	b, _ := json.Marshal(cfg)
+	if err := os.MkdirAll(home+"/.openclaw", 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfgFile(home), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := runOC(t, home, "mcp", "doctor", "--json")
+	if r.code != 1 || !json.Valid([]byte(r.stdout)) || gjson.Get(r.stdout, "ok").Bool() {
+		t.Fatalf("doctor: %d %s %s", r.code, r.stdout, r.stderr)
+	}
+	gone := gjson.Get(r.stdout, `servers.#(name=="gone").issues.#.message`).String()
+	if !strings.Contains(gone, "stdio command not found") || !strings.Contains(gone, "stdio cwd does not exist") {
+		t.Errorf("gone: %s", gone)
+	}
+	evIssues := gjson.Get(r.stdout, `servers.#(name=="ev")`)
+	if !evIssues.Get("ok").Bool() || !strings.Contains(evIssues.Raw, "env.API_TOKEN contains a literal") || strings.Contains(evIssues.Raw, "OTHER_TOKEN") {
+		t.Errorf("ev: %s", evIssues.Raw)
+	}
+	if off := gjson.Get(r.stdout, `servers.#(name=="off")`); !off.Get("ok").Bool() || !strings.Contains(off.Raw, "server is disabled") {
+		t.Errorf("off: %s", off.Raw)
+	}
+	r = runOC(t, home, "mcp", "doctor", "ev", "--probe", "--json")
+	if r.code != 0 || !gjson.Get(r.stdout, "ok").Bool() {
+		t.Fatalf("doctor ev --probe: %d %s %s", r.code, r.stdout, r.stderr)
+	}
+	if r = runOC(t, home, "mcp", "doctor", "nope"); r.code != 1 || !strings.Contains(r.stderr, `No MCP server named "nope"`) {
+		t.Fatalf("doctor nope: %d %s", r.code, r.stderr)
+	}
+}

@@ -50,6 +50,9 @@ type Server struct {
 	URL       string            `json:"url,omitempty"`
 	Headers   map[string]string `json:"headers,omitempty"`
 	SSLVerify *bool             `json:"sslVerify,omitempty"`
+	// ClientCert and ClientKey are mutual TLS file paths.
+	ClientCert string `json:"clientCert,omitempty"`
+	ClientKey  string `json:"clientKey,omitempty"`
 	OAuth     bool              `json:"oauth,omitempty"`
 
 	ConnectTimeout time.Duration `json:"-"`
@@ -157,6 +160,7 @@ func Resolve(name string, raw map[string]any) (Server, error) {
 	if b, ok := raw["sslVerify"].(bool); ok {
 		s.SSLVerify = &b
 	}
+	s.ClientCert, s.ClientKey = strings.TrimSpace(str(raw["clientCert"])), strings.TrimSpace(str(raw["clientKey"]))
 	if str(raw["auth"]) == "oauth" {
 		s.OAuth = true
 	}

@@ -210,7 +210,8 @@ func httpClient(s Server, base *http.Client) (*http.Client, error) {
 	if base != nil && base.Transport != nil {
 		tr = base.Transport
 	}
-	if s.SSLVerify != nil && !*s.SSLVerify {
+	insecure := s.SSLVerify != nil && !*s.SSLVerify
+	if insecure || s.ClientCert != "" || s.ClientKey != "" {
 		t, ok := tr.(*http.Transport)
 		if !ok {
 			t = http.DefaultTransport.(*http.Transport)
@@ -219,7 +220,19 @@ func httpClient(s Server, base *http.Client) (*http.Client, error) {
 		if t.TLSClientConfig == nil {
 			t.TLSClientConfig = &tls.Config{}
 		}
-		t.TLSClientConfig.InsecureSkipVerify = true //nolint:gosec // the user asked for it (sslVerify:false)
+		if insecure {
+			t.TLSClientConfig.InsecureSkipVerify = true //nolint:gosec // the user asked for it (sslVerify:false)
+		}
+		if s.ClientCert != "" || s.ClientKey != "" {
+			if s.ClientCert == "" || s.ClientKey == "" {
+				return nil, fmt.Errorf("mutual TLS needs both clientCert and clientKey")
+			}
+			pair, err := tls.LoadX509KeyPair(s.ClientCert, s.ClientKey)
+			if err != nil {
+				return nil, fmt.Errorf("client certificate: %w", err)
+			}
+			t.TLSClientConfig.Certificates = []tls.Certificate{pair}
+		}
 		tr = t
 	}
 	c := &http.Client{Transport: headerTransport{base: tr, headers: s.Headers}}
