@@ -61,6 +61,7 @@ func (r *runtime) mcpServerCommands() []*cli.Command {
 			Action: r.mcpProbe,
 		},
 		r.mcpDoctorCommand(),
+		r.mcpConfigureCommand(),
 		{
 			Name: "add", Usage: "save one MCP server from flags, probing it first", ArgsUsage: "<name>",
 			Description: "EXAMPLES:\n   openclaw mcp add memory --command npx --arg -y --arg @modelcontextprotocol/server-memory\n" +
@@ -338,7 +339,7 @@ func (r *runtime) mcpProbe(c *cli.Context) error {
 		return err
 	}
 	if name != "" && len(servers) == 1 && !servers[0].Enabled {
-		return tools.Errorf(tools.CodeFailed, "MCP server %q is disabled in %s. Enable it with `openclaw config set mcp.servers.%s.enabled true` before probing it.", name, s.path, name)
+		return tools.Errorf(tools.CodeFailed, "MCP server %q is disabled in %s. Run `openclaw mcp configure %s --enable` before probing it.", name, s.path, name)
 	}
 	enabled := 0
 	for _, srv := range servers {
@@ -704,6 +705,8 @@ func (r *runtime) mcpWrite(c *cli.Context, name, verb string, change func(server
 			_, err = fmt.Fprintf(w, "Removed MCP server %q from %s.\n", name, res.Path)
 		case "tools":
 			_, err = fmt.Fprintf(w, "Updated MCP tool selection for %q in %s.\n", name, res.Path)
+		case "updated":
+			_, err = fmt.Fprintf(w, "Updated MCP server %q in %s.\n", name, res.Path)
 		default:
 			_, err = fmt.Fprintf(w, "Saved MCP server %q to %s.\n", name, res.Path)
 		}

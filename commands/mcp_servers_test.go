@@ -177,3 +177,43 @@ func TestMCPServersDoctor(t *testing.T) {
 		t.Fatalf("doctor nope: %d %s", r.code, r.stderr)
 	}
 }
+
+// configure changes a saved server in place: enablement, filter,
+// timeouts, TLS, without touching the rest of its definition.
+func TestMCPServersConfigure(t *testing.T) {
+	ev := mcptest.Everything(t)
+	home := t.TempDir()
+	evJSON, _ := json.Marshal(map[string]any{"command": ev, "args": []string{"stdio"}, "env": map[string]string{"K": "v"}})
+	if r := runOC(t, home, "mcp", "set", "ev", string(evJSON)); r.code != 0 {
+		t.Fatalf("set: %s", r.stderr)
+	}
+	show := func() string { return runOC(t, home, "mcp", "show", "ev", "--json").stdout }
+	if r := runOC(t, home, "mcp", "configure", "ev", "--disable", "--timeout", "2.5", "--include", "echo", "--parallel"); r.code != 0 {
+		t.Fatalf("configure: %d %s", r.code, r.stderr)
+	}
+	s := show()
+	if gjson.Get(s, "enabled").Bool() || !gjson.Get(s, "enabled").Exists() || gjson.Get(s, "requestTimeoutMs").Int() != 2500 ||
+		gjson.Get(s, "toolFilter.include.0").String() != "echo" || !gjson.Get(s, "supportsParallelToolCalls").Bool() || gjson.Get(s, "env.K").String() != "v" {
+		t.Fatalf("after configure: %s", s)
+	}
+	if r := runOC(t, home, "mcp", "probe", "ev"); r.code != 1 || !strings.Contains(r.stderr, "mcp configure ev --enable") {
+		t.Fatalf("probe of the disabled server: %d %s", r.code, r.stderr)
+	}
+	if r := runOC(t, home, "mcp", "configure", "ev", "--enable", "--clear-timeouts", "--clear-tools", "--no-parallel", "--probe"); r.code != 0 {
+		t.Fatalf("configure --enable --probe: %d %s", r.code, r.stderr)
+	}
+	s = show()
+	for _, k := range []string{"enabled", "requestTimeoutMs", "toolFilter", "supportsParallelToolCalls"} {
+		if gjson.Get(s, k).Exists() {
+			t.Errorf("%s left after clearing: %s", k, s)
+		}
+	}
+	for _, bad := range [][]string{{"--enable", "--disable"}, {"--timeout", "0"}, {"--ssl-verify", "maybe"}, {"--approval", "always"}} {
+		if r := runOC(t, home, append([]string{"mcp", "configure", "ev"}, bad...)...); r.code != 2 {
+			t.Errorf("configure %v: exit %d, want 2 (%s)", bad, r.code, r.stderr)
+		}
+	}
+	if r := runOC(t, home, "mcp", "configure", "nope", "--disable"); r.code != 1 {
+		t.Errorf("configure nope: exit %d", r.code)
+	}
+}
