@@ -53,7 +53,7 @@ type Server struct {
 	// ClientCert and ClientKey are mutual TLS file paths.
 	ClientCert string `json:"clientCert,omitempty"`
 	ClientKey  string `json:"clientKey,omitempty"`
-	OAuth     bool              `json:"oauth,omitempty"`
+	OAuth      bool   `json:"oauth,omitempty"`
 
 	ConnectTimeout time.Duration `json:"-"`
 	RequestTimeout time.Duration `json:"-"`
