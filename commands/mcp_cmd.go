@@ -63,8 +63,8 @@ EXAMPLES:
 func (r *runtime) mcpCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "mcp",
-		Usage: "serve the agent tools to MCP clients (coding agents) under your tool policy",
-		Subcommands: []*cli.Command{
+		Usage: "serve the agent tools to MCP clients (coding agents); manage saved MCP servers (mcp.servers)",
+		Subcommands: append([]*cli.Command{
 			{
 				Name:        "serve",
 				Usage:       "MCP server over stdio: the agent tools, as your tool policy allows (provider key mcp)",
@@ -73,13 +73,20 @@ func (r *runtime) mcpCommand() *cli.Command {
 				Action:      r.mcpServe,
 			},
 			{
-				Name:  "tools",
-				Usage: "print the tools/list `openclaw mcp serve` would answer with these flags",
+				Name:      "tools",
+				Usage:     "print the tools/list `openclaw mcp serve` would answer; with a name, a saved server's tools",
+				ArgsUsage: "[saved server name]",
 				Description: "The same selection flags as `openclaw mcp serve`; prints the tools array of its tools/list\n" +
 					"(name, description, inputSchema, annotations, _meta).\n\nEXAMPLES:\n   openclaw mcp tools --json\n" +
-					"   openclaw mcp tools --read-only --query '#.name'",
-				Flags: append(outputFlags(), mcpSelectFlags()...),
+					"   openclaw mcp tools --read-only --query '#.name'\n\n" +
+					"With a saved server's name, `openclaw mcp tools <name>` connects to it and lists the tools it gives\n" +
+					"agents (as <server>__<tool>); with --include/--exclude/--clear it sets the server's toolFilter instead:\n" +
+					"   openclaw mcp tools docs\n   openclaw mcp tools docs --include 'search,read_*'",
+				Flags: append(append(outputFlags(), mcpSelectFlags()...), mcpServerToolsFlags()...),
 				Action: func(c *cli.Context) error {
+					if c.NArg() > 0 { // a saved server's tools (mcp_servers.go)
+						return r.mcpServerTools(c)
+					}
 					s, _, err := r.mcpServer(c)
 					if err != nil {
 						return err
@@ -91,7 +98,7 @@ func (r *runtime) mcpCommand() *cli.Command {
 					return r.emit(c, renderMCPTools, mustJSON(list))
 				},
 			},
-		},
+		}, r.mcpServerCommands()...),
 	}
 }
 

@@ -61,12 +61,18 @@ var Groups = map[string][]string{
 
 // Profiles are the Classic base allow-lists selected by `tools.profile`.
 // "full" is the empty policy: no restriction, same as no profile.
+// coding and messaging also allow the saved MCP servers' tools (plugin id
+// bundle-mcp, as the original's profiles do); minimal hides them.
 var Profiles = map[string]Policy{
 	"minimal":   {Allow: []string{"session_status"}},
-	"coding":    {Allow: []string{"group:fs", "group:runtime", "group:sessions", "group:memory", "image"}},
-	"messaging": {Allow: []string{"group:messaging", "sessions_list", "sessions_history", "sessions_send", "session_status"}},
+	"coding":    {Allow: []string{"group:fs", "group:runtime", "group:sessions", "group:memory", "image", MCPPluginID}},
+	"messaging": {Allow: []string{"group:messaging", "sessions_list", "sessions_history", "sessions_send", "session_status", MCPPluginID}},
 	"full":      {},
 }
+
+// MCPPluginID is the plugin id the saved MCP servers' tools carry in tool
+// policies (tools.deny: ["bundle-mcp"] removes them all).
+const MCPPluginID = "bundle-mcp"
 
 // profileOrder is the stable order ProfilesOf reports in (narrow to wide).
 var profileOrder = []string{"minimal", "coding", "messaging", "full"}

@@ -21,7 +21,7 @@ func policyInput(env *Env, r *Registry) policy.Input {
 	if env != nil && env.Config != nil {
 		cfg = env.Config
 	}
-	in := policy.Input{Tools: inventory(registered), AgentID: "main"}
+	in := policy.Input{Tools: inventory(registered), AgentID: "main", PluginTools: r.PluginTools()}
 	if env != nil {
 		in.AgentID = env.AgentID()
 		in.Provider, in.Model = env.Subject.Provider, env.Subject.Model

@@ -17,6 +17,7 @@ import (
 	_ "github.com/openclaw-go/openclaw/tools/fs"
 	_ "github.com/openclaw-go/openclaw/tools/gatewaytool"
 	_ "github.com/openclaw-go/openclaw/tools/image"
+	_ "github.com/openclaw-go/openclaw/tools/mcpservers"
 	_ "github.com/openclaw-go/openclaw/tools/memory"
 	_ "github.com/openclaw-go/openclaw/tools/message"
 	_ "github.com/openclaw-go/openclaw/tools/nodes"
