@@ -67,7 +67,9 @@ fuzz: ## run each fuzz target for a short while
 # -vet=off: go test's vet pass costs each mutant a second or two and can
 # only make it NOT VIABLE (a vet complaint reads as a build failure), never
 # killed.
-MUTATE_PKGS   ?= ./gateway ./policy ./config ./netguard ./store/media ./tools/exec
+MUTATE_PKGS   ?= ./gateway ./policy ./config ./netguard ./store/media ./tools/exec \
+                 ./tools/nodes ./tools/cron ./tools/sessions ./tools/agentrun ./tools/message \
+                 ./channels ./mcpserve ./tools/canvas
 # (gremlins takes directories, not ./...; a directory covers its subpackages)
 MUTATE_BUDGET ?= 30m
 MUTATE_SKIP   ?= ^(TestConcurrentHealth|TestReloadRaceWithPatchConverges)$$
