@@ -13,7 +13,7 @@ import (
 
 	"github.com/openclaw-go/openclaw/protocol"
 	"github.com/openclaw-go/openclaw/tools"
-	"github.com/openclaw-go/openclaw/tools/cron"
+	"github.com/openclaw-go/openclaw/tools/cron/cronexpr"
 )
 
 // The original CLI's `cron add` and `cron edit` flags, turned into the
@@ -147,10 +147,10 @@ func atInThePast(sched map[string]any, now int64) error {
 	ms, ok := int64(0), false
 	if tz, _ := sched["tz"].(string); tz != "" && offsetless(at) {
 		if loc, err := time.LoadLocation(tz); err == nil {
-			ms, ok = cron.ParseLocalTime(at, loc)
+			ms, ok = cronexpr.ParseLocalTime(at, loc)
 		}
 	} else {
-		ms, ok = cron.ParseAbsoluteTime(at)
+		ms, ok = cronexpr.ParseAbsoluteTime(at)
 	}
 	if !ok || ms > now {
 		return nil

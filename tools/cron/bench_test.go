@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/openclaw-go/openclaw/tools/cron/cronexpr"
 )
 
 // benchJobs are 10,000 jobs of the shapes people schedule: cron
@@ -21,7 +23,7 @@ func benchJobs() []*Job {
 		case 8:
 			j.Schedule = Schedule{Kind: KindEvery, EveryMs: int64(60_000 * (1 + i%90)), AnchorMs: i64(created)}
 		case 9:
-			j.Schedule = Schedule{Kind: KindAt, At: isoString(created + int64(i)*3_600_000)}
+			j.Schedule = Schedule{Kind: KindAt, At: cronexpr.ISOString(created + int64(i)*3_600_000)}
 		default:
 			e := exprs[i%len(exprs)]
 			j.Schedule = Schedule{Kind: KindCron, Expr: e, TZ: zones[i%len(zones)]}

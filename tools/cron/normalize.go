@@ -141,11 +141,11 @@ func number(v any) (float64, bool) {
 // durationMs reads milliseconds: a number, or a duration string ("10m").
 func durationMs(v any) (int64, error) {
 	if s, ok := v.(string); ok {
-		if digitsOnly(strings.TrimSpace(s)) {
+		if cronexpr.DigitsOnly(strings.TrimSpace(s)) {
 			f, _ := number(s)
 			return int64(f), nil
 		}
-		return ParseDuration(s)
+		return cronexpr.ParseDuration(s)
 	}
 	f, ok := number(v)
 	if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
@@ -276,7 +276,7 @@ func normaliseShapes(m obj) {
 		delete(sched, "every")
 		if v, ok := sched["atMs"]; ok && sched["at"] == nil {
 			if f, ok := number(v); ok {
-				sched["at"] = isoString(int64(f))
+				sched["at"] = cronexpr.ISOString(int64(f))
 			}
 		}
 		delete(sched, "atMs")
@@ -505,7 +505,7 @@ func parseSchedule(method string, m obj, now int64) (Schedule, error) {
 		if err != nil {
 			return s, inputError(method, "schedule.at: %v", err)
 		}
-		s.At = isoString(ms)
+		s.At = cronexpr.ISOString(ms)
 		for _, k := range []string{"everyMs", "anchorMs", "expr", "staggerMs"} {
 			if m[k] != nil {
 				return s, inputError(method, "schedule.%s: not allowed with kind \"at\"", k)
@@ -528,7 +528,7 @@ func parseSchedule(method string, m obj, now int64) (Schedule, error) {
 			f, ok := number(v)
 			if !ok || f < 0 {
 				if at, isAt := v.(string); isAt {
-					if ms, ok := ParseAbsoluteTime(at); ok {
+					if ms, ok := cronexpr.ParseAbsoluteTime(at); ok {
 						s.AnchorMs = i64(ms)
 						break
 					}
@@ -575,20 +575,20 @@ func parseSchedule(method string, m obj, now int64) (Schedule, error) {
 // or wall time in tz when one is given), epoch milliseconds, or a
 // duration from now ("20m", "+1h").
 func resolveAt(raw, tz string, now int64) (int64, error) {
-	if tz != "" && isOffsetless(raw) {
+	if tz != "" && cronexpr.IsOffsetless(raw) {
 		loc, err := cronexpr.LoadZone(tz)
 		if err != nil {
 			return 0, err
 		}
-		if ms, ok := ParseLocalTime(raw, loc); ok {
+		if ms, ok := cronexpr.ParseLocalTime(raw, loc); ok {
 			return ms, nil
 		}
 		return 0, fmt.Errorf("%s does not exist in %s (a daylight-saving gap)", raw, tz)
 	}
-	if ms, ok := ParseAbsoluteTime(raw); ok {
+	if ms, ok := cronexpr.ParseAbsoluteTime(raw); ok {
 		return ms, nil
 	}
-	if d, err := ParseDuration(strings.TrimPrefix(raw, "+")); err == nil && d > 0 {
+	if d, err := cronexpr.ParseDuration(strings.TrimPrefix(raw, "+")); err == nil && d > 0 {
 		return now + d, nil
 	}
 	return 0, fmt.Errorf("invalid time %q: use an ISO-8601 time (2030-02-01T16:00:00Z), epoch milliseconds or a duration such as 20m", raw)
@@ -807,11 +807,11 @@ func validateJob(method string, j *Job, now int64, scheduleChanged bool) error {
 		}
 	}
 	if j.Schedule.Kind == KindAt && scheduleChanged && j.Enabled {
-		at, _ := ParseAbsoluteTime(j.Schedule.At)
+		at, _ := cronexpr.ParseAbsoluteTime(j.Schedule.At)
 		if at <= now {
 			ago := (now - at) / 60000
 			return tools.Errorf(tools.CodeInvalidParams, "schedule.at is in the past: %s (%d minutes ago). Current time: %s",
-				j.Schedule.At, ago, isoString(now))
+				j.Schedule.At, ago, cronexpr.ISOString(now))
 		}
 	}
 	return nil

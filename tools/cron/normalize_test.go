@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/openclaw-go/openclaw/tools"
+	"github.com/openclaw-go/openclaw/tools/cron/cronexpr"
 )
 
 // originalTable is the part of testdata/cron/nextrun.json this package
@@ -97,7 +98,7 @@ func TestStaggerOffset(t *testing.T) {
 func TestAtParsingEqualsOriginal(t *testing.T) {
 	_, ats := originalTable(t)
 	for _, a := range ats {
-		got, ok := ParseAbsoluteTime(a.Input)
+		got, ok := cronexpr.ParseAbsoluteTime(a.Input)
 		switch {
 		case a.Ms == nil && ok:
 			t.Errorf("%q: parsed as %d, the original refuses it", a.Input, got)
@@ -110,12 +111,12 @@ func TestAtParsingEqualsOriginal(t *testing.T) {
 func TestDurations(t *testing.T) {
 	for in, want := range map[string]int64{"500ms": 500, "30s": 30_000, "5m": 300_000, "2h": 7_200_000, "1d": 86_400_000,
 		"1h30m": 5_400_000, "600000": 600_000, "1.5s": 1500, " 10M ": 600_000} {
-		if got, err := ParseDuration(in); err != nil || got != want {
+		if got, err := cronexpr.ParseDuration(in); err != nil || got != want {
 			t.Errorf("%q: %d %v, want %d", in, got, err, want)
 		}
 	}
 	for _, bad := range []string{"", "x", "10 m", "1h30", "m5", "-5m"} {
-		if _, err := ParseDuration(bad); err == nil || !strings.Contains(err.Error(), "Use values like 500ms, 30s, 5m, 2h, or 1h30m.") {
+		if _, err := cronexpr.ParseDuration(bad); err == nil || !strings.Contains(err.Error(), "Use values like 500ms, 30s, 5m, 2h, or 1h30m.") {
 			t.Errorf("%q: %v", bad, err)
 		}
 	}
@@ -169,7 +170,7 @@ func TestSloppyInput(t *testing.T) {
 			}},
 		{"relative at", `{"name":"x","schedule":{"at":"20m"},"text":"t"}`,
 			func(j *Job) bool {
-				a, _ := ParseAbsoluteTime(j.Schedule.At)
+				a, _ := cronexpr.ParseAbsoluteTime(j.Schedule.At)
 				return a == now+20*60_000 && *j.DeleteAfterRun
 			}},
 		{"ISO without offset is UTC", `{"name":"x","schedule":{"kind":"at","at":"2031-02-01T16:00:00"},"text":"t"}`,
@@ -177,7 +178,7 @@ func TestSloppyInput(t *testing.T) {
 		{"offset-less at in tz", `{"name":"x","schedule":{"kind":"at","at":"2031-07-01T09:00:00","tz":"America/New_York"},"text":"t"}`,
 			func(j *Job) bool { return j.Schedule.At == "2031-07-01T13:00:00.000Z" }},
 		{"atMs", `{"name":"x","schedule":{"atMs":1990000000000},"text":"t"}`,
-			func(j *Job) bool { return j.Schedule.At == isoString(1990000000000) }},
+			func(j *Job) bool { return j.Schedule.At == cronexpr.ISOString(1990000000000) }},
 		{"top-of-hour default stagger", `{"name":"x","cron":"0 * * * *","text":"t"}`,
 			func(j *Job) bool { return *j.Schedule.StaggerMs == DefaultStaggerMs }},
 		{"legacy delivery hints", `{"name":"x","every":"1h","message":"m","deliver":true,"channel":"Slack","to":"channel:C1"}`,

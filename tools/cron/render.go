@@ -9,6 +9,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/openclaw-go/openclaw/texttable"
+	"github.com/openclaw-go/openclaw/tools/cron/cronexpr"
 )
 
 // Human output of the cron methods (a terminal; piped, the JSON is
@@ -69,7 +70,7 @@ func exactDuration(ms int64) string {
 func scheduleLabel(s gjson.Result) string {
 	switch s.Get("kind").String() {
 	case KindAt:
-		if ms, ok := ParseAbsoluteTime(s.Get("at").String()); ok {
+		if ms, ok := cronexpr.ParseAbsoluteTime(s.Get("at").String()); ok {
 			return "at " + time.UnixMilli(ms).UTC().Format("2006-01-02 15:04") + "Z"
 		}
 		return "at " + s.Get("at").String()

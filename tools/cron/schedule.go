@@ -142,7 +142,7 @@ func (s *Schedule) atMs() (int64, bool) {
 	if c := s.compiled; c != nil && c.at == s.At && c.s == nil {
 		return c.atMs, c.atOK
 	}
-	ms, ok := ParseAbsoluteTime(s.At)
+	ms, ok := cronexpr.ParseAbsoluteTime(s.At)
 	s.compiled = &compiledCron{at: s.At, atMs: ms, atOK: ok}
 	return ms, ok
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/openclaw-go/openclaw/tools"
+	"github.com/openclaw-go/openclaw/tools/cron/cronexpr"
 )
 
 const minute = 60_000
@@ -122,7 +123,7 @@ func TestAgentTurnFailsClearly(t *testing.T) {
 // disabled too, never retried.
 func TestOneShotEndings(t *testing.T) {
 	h := newHarness(t, "")
-	at := isoString(h.clk.now() + minute)
+	at := cronexpr.ISOString(h.clk.now() + minute)
 	add := func(extra string) string {
 		return h.must("cron.add", `{"name":"once","schedule":{"kind":"at","at":"`+at+`"},`+extra+`}`).Get("id").String()
 	}
@@ -349,7 +350,7 @@ func TestStartupInterruptedAndCatchUp(t *testing.T) {
 	h := openHarness(t, dir, "", 1_800_000_000_000)
 	busy := addEvery(h, "busy", minute, systemEvent)
 	missed := addEvery(h, "missed", minute, systemEvent)
-	once := h.must("cron.add", `{"name":"once","schedule":{"kind":"at","at":"`+isoString(h.clk.now()+minute)+`"},"deleteAfterRun":false,`+systemEvent+`}`).Get("id").String()
+	once := h.must("cron.add", `{"name":"once","schedule":{"kind":"at","at":"`+cronexpr.ISOString(h.clk.now()+minute)+`"},"deleteAfterRun":false,`+systemEvent+`}`).Get("id").String()
 	h.clk.add(time.Minute)
 	h.settle() // busy, missed and once all ran once
 	// busy starts a run that never finishes: the gateway "dies".

@@ -1,4 +1,4 @@
-package cron
+package cronexpr
 
 import (
 	"fmt"
@@ -116,7 +116,7 @@ func ParseAbsoluteTime(input string) (int64, bool) {
 	if raw == "" {
 		return 0, false
 	}
-	if digitsOnly(raw) {
+	if DigitsOnly(raw) {
 		n, err := strconv.ParseInt(raw, 10, 64)
 		if err != nil || n <= 0 || n > maxDateMs {
 			return 0, false
@@ -147,7 +147,7 @@ func ParseAbsoluteTime(input string) (int64, bool) {
 // maxDateMs is the largest JavaScript Date.
 const maxDateMs = 8_640_000_000_000_000
 
-func digitsOnly(s string) bool {
+func DigitsOnly(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
 			return false
@@ -156,8 +156,8 @@ func digitsOnly(s string) bool {
 	return s != ""
 }
 
-// isOffsetless reports an ISO date or date-time without Z or an offset.
-func isOffsetless(raw string) bool {
+// IsOffsetless reports an ISO date or date-time without Z or an offset.
+func IsOffsetless(raw string) bool {
 	m := isoAbsolute.FindStringSubmatch(raw)
 	return m != nil && m[8] == ""
 }
@@ -185,7 +185,7 @@ func ParseLocalTime(raw string, loc *time.Location) (int64, bool) {
 	return best, found
 }
 
-// isoString is JavaScript's toISOString.
-func isoString(ms int64) string {
+// ISOString is JavaScript's toISOString.
+func ISOString(ms int64) string {
 	return time.UnixMilli(ms).UTC().Format("2006-01-02T15:04:05.000Z")
 }
