@@ -292,6 +292,12 @@ func TestBusySessionSkipsHeartbeat(t *testing.T) {
 	}
 	once.Do(func() { close(release) })
 	<-done
+	// Once the session is free, heartbeats (target none) run again.
+	for ev = h.next(t); ev.Get("status").String() != heartbeat.StatusOKToken; ev = h.next(t) {
+		if ev.Get("reason").String() != "requests-in-flight" {
+			t.Fatalf("heartbeat after the turn: %s", ev.Raw)
+		}
+	}
 }
 
 // Outside activeHours every heartbeat is skipped (quiet-hours) and the

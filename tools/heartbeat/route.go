@@ -17,15 +17,16 @@ const (
 	TargetNone  = "none"
 )
 
-// route is where a heartbeat of agentID in key delivers: nil with a
-// reason when nowhere (target none, no owner, no last conversation, a
-// channel with no recipient), checked without sending.
+// route is where a heartbeat of agentID in key delivers, checked without
+// sending: nil with no reason for target none; nil with a reason when the
+// target names nowhere (no owner, no last conversation, a channel with no
+// recipient), which skips a heartbeat that has no events to look at.
 func (s *Service) route(ctx context.Context, cfg *config.Config, hb settings, agentID, key string) (*agentrun.Delivery, string) {
 	target := strings.ToLower(strings.TrimSpace(hb.Target))
 	var d agentrun.Delivery
 	switch target {
 	case TargetNone:
-		return nil, "target-none"
+		return nil, "" // the turn runs; its reply stays in the session
 	case "", TargetOwner:
 		ch, to, acct, ok := owner(cfg)
 		if !ok {
