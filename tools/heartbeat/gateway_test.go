@@ -123,6 +123,11 @@ type hbGateway struct {
 }
 
 func start(t *testing.T, m *model, hb map[string]any, bot *botAPI, files map[string]string) *hbGateway {
+	return startWith(t, m, hb, bot, files, nil)
+}
+
+// startWith is start with more top-level config (commands, ...).
+func startWith(t *testing.T, m *model, hb map[string]any, bot *botAPI, files map[string]string, extra map[string]any) *hbGateway {
 	t.Helper()
 	dir := t.TempDir()
 	ws := filepath.Join(dir, "workspace")
@@ -145,6 +150,9 @@ func start(t *testing.T, m *model, hb map[string]any, bot *botAPI, files map[str
 		tg := httptest.NewServer(bot)
 		t.Cleanup(tg.Close)
 		cfg["channels"] = map[string]any{"telegram": map[string]any{"botToken": "1:T", "apiBaseUrl": tg.URL}}
+	}
+	for k, v := range extra {
+		cfg[k] = v
 	}
 	b, _ := json.Marshal(cfg)
 	if err := os.WriteFile(filepath.Join(dir, "openclaw.json"), b, 0o600); err != nil {
@@ -420,5 +428,34 @@ func TestHeartbeatTurnHoldsTheLeastScopes(t *testing.T) {
 	}
 	if jobs := h.call(t, "cron.list", map[string]any{}); jobs.Get("jobs.#").Int() != 0 {
 		t.Fatalf("the heartbeat added a job: %s", jobs.Raw)
+	}
+}
+
+// The default target is the owner: commands.ownerAllowFrom's
+// telegram:<id> gets the alert in that chat. Without an owner a
+// scheduled heartbeat with nothing queued is skipped (no-route) before
+// any model call.
+func TestOwnerTarget(t *testing.T) {
+	m := &model{answer: func(int, gjson.Result) (string, [2]string) { return "Backup failed at 03:00.", [2]string{} }}
+	bot := &botAPI{}
+	h := startWith(t, m, map[string]any{"every": "1s"}, bot, nil,
+		map[string]any{"commands": map[string]any{"ownerAllowFrom": []any{"telegram:777"}}})
+	ev := h.next(t)
+	if ev.Get("status").String() != heartbeat.StatusSent || ev.Get("to").String() != "777" {
+		t.Fatalf("owner heartbeat %s", ev.Raw)
+	}
+	if sent := bot.sent(); len(sent) == 0 || sent[0].Get("chat_id").String() != "777" || sent[0].Get("text").String() != "Backup failed at 03:00." {
+		t.Fatalf("telegram got %v", sent)
+	}
+
+	m2 := &model{answer: func(int, gjson.Result) (string, [2]string) { return "should not be asked", [2]string{} }}
+	h2 := start(t, m2, map[string]any{"every": "1s"}, &botAPI{}, nil)
+	for i := 0; i < 2; i++ {
+		if ev := h2.next(t); ev.Get("status").String() != heartbeat.StatusSkipped || ev.Get("reason").String() != "no-route" {
+			t.Fatalf("ownerless heartbeat %s", ev.Raw)
+		}
+	}
+	if n := len(m2.requests()); n != 0 {
+		t.Fatalf("the model was called %d times with nowhere to deliver", n)
 	}
 }

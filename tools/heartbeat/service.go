@@ -141,7 +141,9 @@ func (s *Service) Start(context.Context) error {
 // Stop ends the schedule and waits (until ctx ends) for heartbeats in
 // progress.
 func (s *Service) Stop(ctx context.Context) error {
+	s.mu.Lock() // launch checks ctx under mu: none starts once Wait may run
 	s.cancel()
+	s.mu.Unlock()
 	done := make(chan struct{})
 	go func() { s.wg.Wait(); close(done) }()
 	select {
