@@ -62,6 +62,13 @@ func init() {
 			if sum, err := tools.Invoke(ctx, env, tools.Call{Method: "sessions.summary", Args: ids}); err == nil {
 				out["sessions"] = json.RawMessage(sum)
 			}
+			// Heartbeat settings and queued events: the heartbeat family's.
+			if hb, err := tools.Invoke(ctx, env, tools.Call{Method: "heartbeat.summary", Args: ids}); err == nil {
+				sum := out["heartbeat"].(map[string]any)
+				sum["enabled"] = gjson.GetBytes(hb, "enabled").Bool()
+				sum["agents"] = json.RawMessage(gjson.GetBytes(hb, "agents").Raw)
+				out["queuedSystemEvents"] = json.RawMessage(gjson.GetBytes(hb, "queuedSystemEvents").Raw)
+			}
 			if p.IncludeCliProjection {
 				out["cliProjection"] = cliProjection(s.Config(), agentIDs(s.Config()))
 			}

@@ -256,6 +256,10 @@ func TestScheduledHeartbeatDropsAckAndDeliversAlert(t *testing.T) {
 	if last := h.call(t, "last-heartbeat", map[string]any{}); last.Get("reason").String() != "disabled" || last.Get("agentId").String() != "main" {
 		t.Fatalf("last-heartbeat %s", last.Raw)
 	}
+	if st := h.call(t, "status", map[string]any{}).Get("heartbeat"); st.Get("enabled").Bool() || st.Get("agents.0.everyMs").Int() != 1000 ||
+		!st.Get("agents.0.enabled").Bool() {
+		t.Fatalf("status.heartbeat %s", st.Raw)
+	}
 }
 
 // A heartbeat due while the main session is busy with a turn is skipped
@@ -352,6 +356,10 @@ func TestWakeNowFeedsTheEventToAHeartbeat(t *testing.T) {
 	}
 	if r := h.call(t, "wake", map[string]any{"mode": "next-heartbeat", "text": "Mail from Ann"}); !r.Get("ok").Bool() {
 		t.Fatalf("wake %s", r.Raw)
+	}
+	st := h.call(t, "status", map[string]any{})
+	if st.Get("queuedSystemEvents").Raw != `["Mail from Ann"]` || st.Get("heartbeat.agents.0.enabled").Bool() || st.Get("heartbeat.agents.0.every").String() != "disabled" {
+		t.Fatalf("status: queued %s heartbeat %s", st.Get("queuedSystemEvents").Raw, st.Get("heartbeat").Raw)
 	}
 	out := h.call(t, "agent", map[string]any{"message": "hello", "sessionKey": "main"})
 	if out.Get("status").String() != "ok" {

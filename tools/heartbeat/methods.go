@@ -10,9 +10,24 @@ import (
 
 	"github.com/openclaw-go/openclaw/protocol"
 	"github.com/openclaw-go/openclaw/tools"
+	"github.com/openclaw-go/openclaw/tools/sessions"
 )
 
 func init() {
+	tools.Register(&tools.Action{
+		Method: "heartbeat.summary", Where: tools.Gateway, Scope: protocol.ScopeRead, Hidden: true,
+		Summary: "Heartbeat settings per agent and the main session's queued system events, as status carries them",
+		Schema:  `{"type":"object","properties":{"agentIds":{"type":"array","items":{"type":"string"}}}}`,
+		Run: tools.Typed(func(ctx context.Context, env *tools.Env, p struct {
+			AgentIDs []string `json:"agentIds"`
+		}) (any, error) {
+			s, err := Key.From(env, "heartbeat.summary")
+			if err != nil {
+				return nil, err
+			}
+			return s.summary(ctx, p.AgentIDs), nil
+		}),
+	})
 	tools.Register(&tools.Action{
 		Method: "last-heartbeat", Where: tools.Gateway, Scope: protocol.ScopeRead,
 		Summary: "Show the last heartbeat event (null when none ran)",
@@ -71,4 +86,32 @@ func init() {
 			return err
 		},
 	})
+}
+
+// summary is status.heartbeat's agents (each {agentId, enabled, every,
+// everyMs}), whether the runner is on, and the texts queued for the
+// default agent's main session (status.queuedSystemEvents).
+func (s *Service) summary(ctx context.Context, ids []string) map[string]any {
+	cfg := s.cfg()
+	on := map[string]bool{}
+	for _, id := range plan(cfg) {
+		on[id] = true
+	}
+	agents := make([]map[string]any, 0, len(ids))
+	for _, raw := range ids {
+		id := sessions.NormalizeAgentID(raw)
+		hb := resolve(cfg, id)
+		row := map[string]any{"agentId": raw, "enabled": false, "every": "disabled", "everyMs": nil}
+		if d := hb.interval(); on[id] && d > 0 {
+			row["enabled"], row["every"], row["everyMs"] = true, d.String(), d.Milliseconds()
+		}
+		agents = append(agents, row)
+	}
+	queued := []string{}
+	if evs, err := s.cron.PendingSystemEvents(ctx, sessions.MainKey(tools.DefaultAgentID(cfg))); err == nil {
+		for _, e := range evs {
+			queued = append(queued, e.Text)
+		}
+	}
+	return map[string]any{"enabled": s.enabled.Load(), "agents": agents, "queuedSystemEvents": queued}
 }
