@@ -467,3 +467,42 @@ func TestOwnerTarget(t *testing.T) {
 		t.Fatalf("the model was called %d times with nowhere to deliver", n)
 	}
 }
+
+// A HEARTBEAT.md with nothing to act on (headings, empty checklist items)
+// skips scheduled heartbeats without a model call.
+func TestEmptyHeartbeatFileSkips(t *testing.T) {
+	m := &model{answer: func(int, gjson.Result) (string, [2]string) { return heartbeat.Token, [2]string{} }}
+	h := start(t, m, map[string]any{"every": "1s", "target": "none"}, nil, map[string]string{"HEARTBEAT.md": "# Heartbeat\n\n- [ ]\n"})
+	if ev := h.next(t); ev.Get("status").String() != heartbeat.StatusSkipped || ev.Get("reason").String() != "empty-heartbeat-file" {
+		t.Fatalf("heartbeat with an empty HEARTBEAT.md: %s", ev.Raw)
+	}
+	if n := len(m.requests()); n != 0 {
+		t.Fatalf("the model was called %d times", n)
+	}
+}
+
+// target last follows the main session's last conversation: after a turn
+// delivered to Telegram chat 99, the heartbeat's alert goes there.
+func TestLastTarget(t *testing.T) {
+	m := &model{answer: func(n int, req gjson.Result) (string, [2]string) {
+		if strings.HasSuffix(lastUser(req), heartbeat.DefaultPrompt) {
+			return "Reminder: pay the invoice.", [2]string{}
+		}
+		return "hi there", [2]string{}
+	}}
+	bot := &botAPI{}
+	h := start(t, m, map[string]any{"every": "0m", "target": "last"}, bot, nil)
+	out := h.call(t, "agent", map[string]any{"message": "hello", "sessionKey": "main", "deliver": true, "channel": "telegram", "to": "99"})
+	if out.Get("result.meta.deliveryStatus").String() != "delivered" {
+		t.Fatalf("turn %s", out.Raw)
+	}
+	h.call(t, "wake", map[string]any{"mode": "now", "text": "invoice due"})
+	ev := h.next(t)
+	if ev.Get("status").String() != heartbeat.StatusSent || ev.Get("to").String() != "99" {
+		t.Fatalf("heartbeat to the last conversation %s", ev.Raw)
+	}
+	sent := bot.sent()
+	if len(sent) != 2 || sent[1].Get("chat_id").String() != "99" || sent[1].Get("text").String() != "Reminder: pay the invoice." {
+		t.Fatalf("telegram got %v", sent)
+	}
+}
