@@ -506,3 +506,25 @@ func TestLastTarget(t *testing.T) {
 		t.Fatalf("telegram got %v", sent)
 	}
 }
+
+// A flood of queued events does not flood the prompt: the next turn shows
+// the newest 20, each on one line and capped, and says how many it left
+// out; all of them are consumed.
+func TestQueuedEventsAreBounded(t *testing.T) {
+	m := &model{answer: func(int, gjson.Result) (string, [2]string) { return "ok", [2]string{} }}
+	h := start(t, m, map[string]any{"every": "0m", "target": "none"}, nil, nil)
+	for i := 1; i <= 25; i++ {
+		h.call(t, "wake", map[string]any{"mode": "next-heartbeat", "text": fmt.Sprintf("event %d\nsecond line %s", i, strings.Repeat("x", 3000))})
+	}
+	h.call(t, "agent", map[string]any{"message": "hello"})
+	msg := lastUser(m.requests()[0])
+	lines := strings.Split(msg, "\n")
+	if len(lines) != 1+20+2 || lines[0] != "System: (5 earlier events dropped)" || !strings.Contains(lines[1], "] event 6 second line xxx") ||
+		len([]rune(lines[20])) > 2100 || lines[len(lines)-1] != "hello" {
+		t.Fatalf("the turn's message (%d lines): %.300q", len(lines), msg)
+	}
+	h.call(t, "agent", map[string]any{"message": "again"})
+	if msg := lastUser(m.requests()[1]); msg != "again" {
+		t.Fatalf("events seen twice: %.200q", msg)
+	}
+}
