@@ -62,6 +62,13 @@ func init() {
 			if sum, err := tools.Invoke(ctx, env, tools.Call{Method: "sessions.summary", Args: ids}); err == nil {
 				out["sessions"] = json.RawMessage(sum)
 			}
+			// Heartbeat settings and queued events: the heartbeat family's.
+			if hb, err := tools.Invoke(ctx, env, tools.Call{Method: "heartbeat.summary", Args: ids}); err == nil {
+				sum := out["heartbeat"].(map[string]any)
+				sum["enabled"] = gjson.GetBytes(hb, "enabled").Bool()
+				sum["agents"] = json.RawMessage(gjson.GetBytes(hb, "agents").Raw)
+				out["queuedSystemEvents"] = json.RawMessage(gjson.GetBytes(hb, "queuedSystemEvents").Raw)
+			}
 			if p.IncludeCliProjection {
 				out["cliProjection"] = cliProjection(s.Config(), agentIDs(s.Config()))
 			}
@@ -83,57 +90,8 @@ func init() {
 		},
 		Render: renderPresence,
 	})
-	registerMethod(&tools.Action{
-		Method:  "last-heartbeat",
-		Summary: "Show the last heartbeat event (null when none ran)",
-		Schema:  `{"type":"object"}`, // unknown params accepted, as the original
-		Scope:   protocol.ScopeRead,
-		Run: func(ctx context.Context, env *tools.Env, params json.RawMessage) (any, error) {
-			if _, err := serverFrom(env, "last-heartbeat"); err != nil {
-				return nil, err
-			}
-			return nil, nil // no heartbeat runner yet
-		},
-		Render: func(w io.Writer, r gjson.Result) error {
-			if r.Type == gjson.Null || !r.Exists() {
-				_, err := fmt.Fprintln(w, "No heartbeat has run yet.")
-				return err
-			}
-			_, err := fmt.Fprintln(w, r.Raw)
-			return err
-		},
-	})
-	registerMethod(&tools.Action{
-		Method:  "set-heartbeats",
-		Summary: "Enable or disable heartbeats",
-		Args:    []string{"enabled"},
-		// Loose on purpose: the handler produces the reference's exact error.
-		Schema: `{"type":"object","properties":{"enabled":{"type":"boolean","description":"true to enable, false to disable"}}}`,
-		Scope:  protocol.ScopeAdmin,
-		Run: tools.Typed(func(ctx context.Context, env *tools.Env, p struct {
-			Enabled *bool `json:"enabled"`
-		}) (any, error) {
-			s, err := serverFrom(env, "set-heartbeats")
-			if err != nil {
-				return nil, err
-			}
-			if p.Enabled == nil {
-				return nil, tools.Errorf(tools.CodeInvalidParams, "invalid set-heartbeats params: enabled (boolean) required")
-			}
-			on := *p.Enabled
-			s.heartbeats.Store(on)
-			s.log.Infof("heartbeats %s", map[bool]string{true: "enabled", false: "disabled"}[on])
-			return map[string]any{"ok": true, "enabled": on}, nil
-		}),
-		Render: func(w io.Writer, r gjson.Result) error {
-			state := "disabled"
-			if r.Get("enabled").Bool() {
-				state = "enabled"
-			}
-			_, err := fmt.Fprintf(w, "Heartbeats %s.\n", state)
-			return err
-		},
-	})
+	// last-heartbeat and set-heartbeats are the heartbeat family's
+	// (tools/heartbeat).
 }
 
 // healthSnapshot is the minimal valid HealthSnapshot (§5.2) plus the

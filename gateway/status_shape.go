@@ -12,7 +12,7 @@ import (
 // summaries its CLI reads unguarded (`openclaw status` reads
 // sessions.byAgent). They are filled here from what this gateway has: no
 // session store yet (counts 0, no path), no heartbeat runner (every agent
-// disabled), the job runner's tasks.
+// disabled) until status asks the families, the job runner's tasks.
 
 // agentIDs lists the configured agents (agents.list, else agents.entries),
 // or the implicit "main", as agents.list answers.
@@ -43,7 +43,8 @@ func agentSessions() map[string]any {
 	return map[string]any{"path": "", "count": 0, "recent": []any{}}
 }
 
-// heartbeatAgents: no heartbeat runner exists, so none is enabled.
+// heartbeatAgents is the summary without a heartbeat family (none
+// enabled); status replaces it with the family's heartbeat.summary.
 func heartbeatAgents(ids []string) []map[string]any {
 	out := make([]map[string]any, 0, len(ids))
 	for _, id := range ids {

@@ -380,6 +380,10 @@ func (s *Service) RunTurn(ctx context.Context, t Turn) (*Outcome, error) {
 	return &Outcome{RunID: info.ID, Status: "error", Summary: "failed", Error: msg, SessionKey: key, AgentID: agentID}, nil
 }
 
+// SetPrelude makes every later turn start with p's text (tools/cron feeds
+// a session's queued system events this way).
+func (s *Service) SetPrelude(p Prelude) { s.runner.prelude.Store(&p) }
+
 // Start and Stop: runs are gateway jobs; the job runner stops them.
 func (s *Service) Start(context.Context) error { return nil }
 func (s *Service) Stop(context.Context) error  { return nil }

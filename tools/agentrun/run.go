@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/openclaw-go/openclaw/agent/providers"
@@ -137,7 +138,15 @@ type Runner struct {
 	// lanes serialise the runs of one session (a slot per session key),
 	// so two turns never interleave in one transcript.
 	lanes map[string]*lane
+	// prelude is set by Service.SetPrelude (nil: none).
+	prelude atomic.Pointer[Prelude]
 }
+
+// Prelude is what a turn's message is prefixed with, asked once the run
+// holds its session's slot: the session's queued system events (tools/cron
+// owns that queue). "" adds nothing; seen, when not nil, is called once the
+// message carrying the text is in the transcript.
+type Prelude func(ctx context.Context, sessionKey string) (text string, seen func())
 
 // NewRunner builds a runner over a session store.
 func NewRunner(s *sessions.Service, ev tools.Events) *Runner {
@@ -302,8 +311,17 @@ func (r *Runner) Run(ctx context.Context, base *tools.Env, runID string, req Req
 	if err != nil {
 		return nil, err
 	}
+	var seen func()
+	if p := r.prelude.Load(); p != nil {
+		if pre, done := (*p)(ctx, key); pre != "" {
+			req.Message, seen = pre+"\n\n"+req.Message, done
+		}
+	}
 	if err := r.Sessions.Append(ctx, key, sessions.Message{Role: "user", Content: []sessions.ContentBlock{{Type: "text", Text: req.Message}}}); err != nil {
 		return nil, err
+	}
+	if seen != nil {
+		seen()
 	}
 	r.publish(runID, "lifecycle", map[string]any{"phase": "start", "sessionKey": key})
 	if modelRef == "" {

@@ -16,6 +16,7 @@ import (
 	_ "github.com/openclaw-go/openclaw/tools/exec"
 	_ "github.com/openclaw-go/openclaw/tools/fs"
 	_ "github.com/openclaw-go/openclaw/tools/gatewaytool"
+	_ "github.com/openclaw-go/openclaw/tools/heartbeat"
 	_ "github.com/openclaw-go/openclaw/tools/image"
 	_ "github.com/openclaw-go/openclaw/tools/mcpservers"
 	_ "github.com/openclaw-go/openclaw/tools/memory"

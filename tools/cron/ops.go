@@ -16,6 +16,7 @@ import (
 	"github.com/openclaw-go/openclaw/config"
 	"github.com/openclaw-go/openclaw/store"
 	"github.com/openclaw-go/openclaw/tools"
+	"github.com/openclaw-go/openclaw/tools/sessions"
 )
 
 // The operations behind the cron.* methods and the tool. Reading never
@@ -403,8 +404,8 @@ func (s *Service) runsPage(ctx context.Context, f runFilter) (map[string]any, er
 }
 
 // wakeNow is wake: the text queued as a system event for the main session
-// (or the session named). There is no heartbeat runner yet, so "now" and
-// "next-heartbeat" both leave it queued for the session's next turn.
+// (or the session named), which its next turn sees; "now" also asks for
+// an immediate heartbeat (SetWaker), "next-heartbeat" leaves it queued.
 func (s *Service) wakeNow(ctx context.Context, text, mode, sessionKey, agentID string) error {
 	agent := normalizeAgentID(agentID)
 	if agent == "" {
@@ -416,8 +417,14 @@ func (s *Service) wakeNow(ctx context.Context, text, mode, sessionKey, agentID s
 	if sessionKey == "" {
 		sessionKey = mainSessionKey(agent)
 	}
-	return s.repo.enqueue(ctx, SystemEvent{SessionKey: sessionKey, AgentID: agent, Text: text, ContextKey: "wake",
+	// The stored form of the key, as the turn that reads it names it.
+	sessionKey = sessions.Canonical(sessionKey, agent)
+	err := s.repo.enqueue(ctx, SystemEvent{SessionKey: sessionKey, AgentID: agent, Text: text, ContextKey: "wake",
 		WakeMode: mode, CreatedAtMs: s.now()})
+	if err == nil && mode == WakeNow {
+		s.requestHeartbeat(agent, sessionKey, "wake")
+	}
+	return err
 }
 
 // PendingSystemEvents lists the system events queued for a session ("" for

@@ -18,6 +18,7 @@ import (
 	"github.com/openclaw-go/openclaw/netguard"
 	"github.com/openclaw-go/openclaw/tools"
 	"github.com/openclaw-go/openclaw/tools/agentrun"
+	"github.com/openclaw-go/openclaw/tools/sessions"
 )
 
 // Key is the cron service's typed handle: the family's handlers reach the
@@ -77,6 +78,7 @@ type Service struct {
 	rev       int64
 
 	wake   chan struct{}
+	waker  waker // an immediate heartbeat (sysevents.go)
 	sem    chan struct{}
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -97,6 +99,7 @@ func newService(env *tools.Env) (*Service, error) {
 	s.events, s.jobs = env.Events, env.Jobs
 	if rt, err := agentrun.Key.From(env, "cron"); err == nil {
 		s.agent = rt
+		rt.SetPrelude(s.prelude) // queued system events open the session's next turn
 	}
 	if os.Getenv("OPENCLAW_SKIP_CRON") == "1" {
 		s.enabled = false
@@ -445,7 +448,7 @@ func (s *Service) runPayload(ctx context.Context, j *Job) outcome {
 		case j.Payload.Text == "":
 			return outcome{status: StatusSkipped, err: "main job requires non-empty systemEvent text"}
 		}
-		key := j.SessionKey
+		key := sessions.Canonical(j.SessionKey, agent)
 		if key == "" {
 			key = mainSessionKey(agent)
 		}
@@ -453,6 +456,9 @@ func (s *Service) runPayload(ctx context.Context, j *Job) outcome {
 			ContextKey: "cron:" + j.ID, WakeMode: j.WakeMode, CreatedAtMs: s.now()})
 		if err != nil {
 			return outcome{status: StatusError, err: err.Error()}
+		}
+		if j.WakeMode != WakeNextHeartbeat {
+			s.requestHeartbeat(agent, key, "cron:"+j.ID)
 		}
 		out = outcome{status: StatusOK, summary: j.Payload.Text, sessionKey: key}
 	default:
