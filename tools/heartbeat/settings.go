@@ -10,7 +10,7 @@ import (
 
 	"github.com/openclaw-go/openclaw/config"
 	"github.com/openclaw-go/openclaw/tools"
-	"github.com/openclaw-go/openclaw/tools/cron"
+	"github.com/openclaw-go/openclaw/tools/cron/cronexpr"
 	"github.com/openclaw-go/openclaw/tools/sessions"
 )
 
@@ -108,7 +108,7 @@ func (s settings) interval() time.Duration {
 	if _, err := strconv.ParseFloat(raw, 64); err == nil {
 		raw += "m" // a bare number is minutes
 	}
-	ms, err := cron.ParseDuration(raw)
+	ms, err := cronexpr.ParseDuration(raw)
 	if err != nil || ms <= 0 {
 		return 0
 	}
