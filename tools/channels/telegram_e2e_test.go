@@ -250,9 +250,23 @@ func rig(t *testing.T, emu, modelURL string, telegram map[string]any) string {
 	return state
 }
 
+// gateway is one `openclaw serve` process.
+type gateway struct {
+	cmd    *exec.Cmd
+	exited chan struct{}
+}
+
+// kill ends the gateway with SIGKILL and waits for it.
+func (g *gateway) kill(t *testing.T) {
+	if err := g.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-g.exited
+}
+
 // serve runs `openclaw serve` on state until /readyz answers; it returns
 // the process and the gateway's URL.
-func serve(t *testing.T, state string) (*exec.Cmd, string) {
+func serve(t *testing.T, state string) (*gateway, string) {
 	t.Helper()
 	port := porttest.Free(t)
 	logs := &lockedBuf{}
@@ -288,7 +302,7 @@ func serve(t *testing.T, state string) (*exec.Cmd, string) {
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
-	return cmd, "ws://" + base
+	return &gateway{cmd: cmd, exited: exited}, "ws://" + base
 }
 
 // cli runs the real CLI against the gateway at url.
@@ -423,10 +437,7 @@ func TestTelegramKilledGatewayAnswersOnce(t *testing.T) {
 	case <-time.After(60 * time.Second):
 		t.Fatal("the turn never reached the model")
 	}
-	if err := first.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	_ = first.Wait()
+	first.kill(t)
 
 	serve(t, state)
 	bob.say("after")
@@ -470,5 +481,115 @@ func TestTelegramRefusedSendersRunNothing(t *testing.T) {
 	out, rc := cli(t, state, url, "pairing", "list", "telegram", "--json")
 	if rc != 0 || gjson.Get(out, "requests.#").Int() != 0 {
 		t.Fatalf("pairing list (%d): %s", rc, out)
+	}
+}
+
+// docsCommands are the `openclaw ...` lines of docs/telegram.md's bash
+// blocks, in order.
+func docsCommands(t *testing.T) [][]string {
+	t.Helper()
+	b, err := os.ReadFile("../../docs/telegram.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out [][]string
+	in := false
+	for _, l := range strings.Split(string(b), "\n") {
+		switch {
+		case strings.HasPrefix(l, "```bash"):
+			in = true
+		case strings.HasPrefix(l, "```"):
+			in = false
+		case in && strings.HasPrefix(l, "openclaw "):
+			var words []string
+			for _, w := range regexp.MustCompile(`"[^"]*"|\S+`).FindAllString(l, -1) {
+				words = append(words, strings.Trim(w, `"`))
+			}
+			out = append(out, words[1:])
+		}
+	}
+	return out
+}
+
+// The guide docs/telegram.md works as written: its commands, run in
+// order against the emulator (the token swapped for the emulator's, the
+// code for the one the bot sent), get a stranger from a pairing code to
+// the agent's answer.
+func TestTelegramGuide(t *testing.T) {
+	emu := emulator(t)
+	m := &model{}
+	srv := httptest.NewServer(m)
+	defer srv.Close()
+	state := rig(t, emu, srv.URL, nil)
+	// Start from a config with the model but no Telegram: the guide adds it.
+	raw, _ := os.ReadFile(filepath.Join(state, "openclaw.json"))
+	var cfg map[string]any
+	_ = json.Unmarshal(raw, &cfg)
+	delete(cfg, "channels")
+	raw, _ = json.Marshal(cfg)
+	if err := os.WriteFile(filepath.Join(state, "openclaw.json"), raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmds := docsCommands(t)
+	var verbs []string
+	for _, c := range cmds {
+		verbs = append(verbs, strings.Join(c[:min(2, len(c))], " "))
+	}
+	if got := strings.Join(verbs, "|"); got != "config set|serve|pairing list|pairing approve|channels status" {
+		t.Fatalf("guide commands = %s", got)
+	}
+	carol := &tgUser{t: t, base: emu, id: 8001, name: "Carol"}
+	url, code := "", ""
+	for _, c := range cmds {
+		switch {
+		case c[0] == "config" && c[1] == "set":
+			if c[2] != "channels.telegram.botToken" {
+				t.Fatalf("guide sets %v", c)
+			}
+			if out, rc := cli(t, state, "", "config", "set", c[2], botToken); rc != 0 {
+				t.Fatalf("config set (%d): %s", rc, out)
+			}
+			// The one step the guide has not: the emulator's address.
+			if out, rc := cli(t, state, "", "config", "set", "channels.telegram.apiBaseUrl", emu); rc != 0 {
+				t.Fatalf("config set (%d): %s", rc, out)
+			}
+		case c[0] == "serve":
+			_, url = serve(t, state)
+			carol.say("hi bot")
+			sub := codeRe.FindStringSubmatch(carol.waitBot(1)[0].Get("text").String())
+			if sub == nil {
+				t.Fatalf("no pairing code in %s", carol.seen[0].Raw)
+			}
+			code = sub[1]
+		case c[0] == "pairing" && c[1] == "list":
+			out, rc := cli(t, state, url, append(c, "--json")...)
+			if rc != 0 || gjson.Get(out, "requests.0.code").String() != code {
+				t.Fatalf("%v (%d): %s", c, rc, out)
+			}
+		case c[0] == "pairing" && c[1] == "approve":
+			args := append([]string(nil), c...)
+			for i, a := range args {
+				if a == "<CODE>" {
+					args[i] = code
+				}
+			}
+			if out, rc := cli(t, state, url, args...); rc != 0 {
+				t.Fatalf("%v (%d): %s", args, rc, out)
+			}
+			carol.say("what now?")
+			if got := carol.waitBot(2)[1].Get("text").String(); got != "pong: what now?" {
+				t.Fatalf("answer = %q", got)
+			}
+		case c[0] == "channels" && c[1] == "status":
+			out, rc := cli(t, state, url, append(c, "--json")...)
+			if rc != 0 {
+				t.Fatalf("%v (%d): %s", c, rc, out)
+			}
+		default:
+			t.Fatalf("the guide runs %v, which this test does not know", c)
+		}
+	}
+	if code == "" || len(m.requests()) != 1 {
+		t.Fatalf("the guide did not get to an answer: code %q, model calls %v", code, m.requests())
 	}
 }
