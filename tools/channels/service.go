@@ -414,12 +414,9 @@ func (s *Service) pair(ctx context.Context, a channels.Account, m channels.Teleg
 // answer back to the chat, as a reply to the message. The turn holds
 // tools.LeastRunScopes: a chat sender is not an operator.
 func (s *Service) answer(ctx context.Context, a channels.Account, agentID, key string, m channels.TelegramInbound) error {
-	who := m.SenderName
-	if m.SenderUsername != "" {
-		who += " (@" + m.SenderUsername + ")"
-	}
-	extra := fmt.Sprintf("This message came from Telegram, a direct message from %s, user id %s. Your final answer is sent back to that chat.",
-		strings.TrimSpace(who), m.SenderID)
+	// Only the numeric id goes into the system prompt: a sender's display
+	// name is theirs to choose and must not speak with the system's voice.
+	extra := fmt.Sprintf("This message came from Telegram, a direct message from user id %s. Your final answer is sent back to that chat.", m.SenderID)
 	out, err := s.agent.RunTurn(ctx, agentrun.Turn{Message: m.Text, AgentID: agentID, SessionKey: key, Extra: extra,
 		Scopes: tools.LeastRunScopes})
 	if err != nil {

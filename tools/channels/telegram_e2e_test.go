@@ -210,9 +210,16 @@ func (m *model) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
+	answer := "pong: " + text
+	switch text {
+	case "quiet":
+		answer = "NO_REPLY"
+	case "long":
+		answer = strings.Repeat("a", 3000) + "\n\n" + strings.Repeat("b", 3000)
+	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(map[string]any{"model": "m1", "choices": []any{map[string]any{
-		"message": map[string]any{"role": "assistant", "content": "pong: " + text}, "finish_reason": "stop"}},
+		"message": map[string]any{"role": "assistant", "content": answer}, "finish_reason": "stop"}},
 		"usage": map[string]any{"prompt_tokens": 10, "completion_tokens": 3}})
 }
 
@@ -591,5 +598,31 @@ func TestTelegramGuide(t *testing.T) {
 	}
 	if code == "" || len(m.requests()) != 1 {
 		t.Fatalf("the guide did not get to an answer: code %q, model calls %v", code, m.requests())
+	}
+}
+
+// NO_REPLY sends nothing; an answer over Telegram's 4096 characters goes
+// out in pieces cut at the paragraph, the first one as the reply.
+func TestTelegramSilentAndLongAnswers(t *testing.T) {
+	emu := emulator(t)
+	m := &model{}
+	srv := httptest.NewServer(m)
+	defer srv.Close()
+	state := rig(t, emu, srv.URL, map[string]any{"allowFrom": []any{9001}})
+	serve(t, state)
+	dan := &tgUser{t: t, base: emu, id: 9001, name: "Dan"}
+	dan.say("quiet")
+	dan.say("long")
+	dan.say("end")
+	got := dan.waitBot(3)
+	if a, b, c := got[0].Get("text").String(), got[1].Get("text").String(), got[2].Get("text").String(); a != strings.Repeat("a", 3000) ||
+		b != strings.Repeat("b", 3000) || c != "pong: end" {
+		t.Fatalf("messages = %d, %d chars, %q", len(a), len(b), c)
+	}
+	if !got[0].Get("reply_parameters").Exists() || got[1].Get("reply_parameters").Exists() {
+		t.Fatalf("only the first piece replies: %s / %s", got[0].Get("reply_parameters").Raw, got[1].Get("reply_parameters").Raw)
+	}
+	if reqs := m.requests(); len(reqs) != 3 || reqs[0] != "quiet" {
+		t.Fatalf("model saw %v", reqs)
 	}
 }
