@@ -2,6 +2,9 @@ package channels
 
 import (
 	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -135,5 +138,49 @@ func TestRoute(t *testing.T) {
 		if agent != c.agent || key != c.key {
 			t.Errorf("%s: %s %s, want %s %s", c.cfg, agent, key, c.agent, c.key)
 		}
+	}
+}
+
+// A poller whose Bot API refuses the token keeps running with the error
+// for channels.status, not connected; Stop ends it (the long poll honours
+// the context) and it no longer runs.
+func TestPollerReportsErrorsAndStops(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(401)
+		io.WriteString(w, `{"ok":false,"error_code":401,"description":"Unauthorized"}`)
+	}))
+	defer srv.Close()
+	p := filepath.Join(t.TempDir(), "openclaw.json")
+	if err := os.WriteFile(p, []byte(`{channels:{telegram:{botToken:"1:BAD",apiBaseUrl:"`+srv.URL+`"}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(p, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Service{repo: openRepo(t), cfg: cfg, accounts: map[string]*accountState{}}
+	if err := s.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var st accountState
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		st, _ = s.snapshot("telegram", "default")
+		if st.LastError != "" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no error reported")
+		}
+	}
+	if !st.Running || st.Connected || !strings.Contains(st.LastError, "Unauthorized") {
+		t.Fatalf("state = %+v", st)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := s.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := s.snapshot("telegram", "default"); st.Running {
+		t.Fatalf("still running after Stop: %+v", st)
 	}
 }
