@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -33,6 +34,15 @@ type Account struct {
 	MaxDelay time.Duration
 	// MediaMaxBytes caps one attachment (channels.<id>.mediaMaxMb).
 	MediaMaxBytes int64
+	// Enabled is false when the account (or the channel) says
+	// enabled:false: nothing is received on it.
+	Enabled bool
+	// DMPolicy is who may talk in direct messages: pairing (the
+	// default), allowlist, open or disabled (channels.<id>.dmPolicy).
+	DMPolicy string
+	// AllowFrom is the senders allowed without pairing, as written
+	// (channels.<id>.allowFrom: ids, "*", or "telegram:<id>").
+	AllowFrom []string
 }
 
 // section is the channel's config object (nil when absent).
@@ -157,6 +167,24 @@ func Resolve(cfg *config.Config, channel, accountID string) (Account, error) {
 	}
 	if n, ok := merged["mediaMaxMb"].(float64); ok && n > 0 {
 		a.MediaMaxBytes = int64(n * (1 << 20))
+	}
+	a.Enabled = true
+	if en, ok := merged["enabled"].(bool); ok && !en {
+		a.Enabled = false
+	}
+	a.DMPolicy = "pairing"
+	if p, _ := merged["dmPolicy"].(string); strings.TrimSpace(p) != "" {
+		a.DMPolicy = strings.TrimSpace(p)
+	}
+	if list, ok := merged["allowFrom"].([]any); ok {
+		for _, v := range list {
+			switch x := v.(type) {
+			case string:
+				a.AllowFrom = append(a.AllowFrom, x)
+			case float64:
+				a.AllowFrom = append(a.AllowFrom, strconv.FormatInt(int64(x), 10))
+			}
+		}
 	}
 	where := "channels." + channel
 	if hasAcct {

@@ -24,6 +24,9 @@ type methodGroup struct {
 	// Also lists further prefixes whose methods join the group
 	// (device.token.rotate → `openclaw devices rotate`).
 	Also []string
+	// Except lists prefixes whose methods another group shows
+	// (channels.pairing.* → `openclaw pairing`).
+	Except []string
 	// Extras adds CLI-only behaviour to a verb, by method.
 	Extras map[string]methodExtra
 }
@@ -57,6 +60,11 @@ func (r *runtime) methodGroupCommand(g methodGroup) *cli.Command {
 
 // verb is the method's command name in the group, if the group has it.
 func (g methodGroup) verb(method string) (string, bool) {
+	for _, p := range g.Except {
+		if strings.HasPrefix(method, p) {
+			return "", false
+		}
+	}
 	if strings.HasPrefix(method, g.Prefix) {
 		return strings.TrimPrefix(method, g.Prefix), true
 	}

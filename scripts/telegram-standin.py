@@ -41,6 +41,8 @@ class H(BaseHTTPRequestHandler):
         else:
             raw = self.rfile.read(n) if n else b"{}"
             params = json.loads(raw or b"{}")
+        if method == "getUpdates":  # the gateway's receiving loop: no messages, not logged
+            return self.answer(200, {"ok": True, "result": []})
         with lock:
             counter[0] += 1
             mid = counter[0]

@@ -51,6 +51,8 @@ func status(ctx context.Context, env *tools.Env, p statusParams) (any, error) {
 		timeout = time.Duration(p.TimeoutMs) * time.Millisecond
 	}
 	order := channels.Configured(cfg)
+	// Inside the gateway, the receiving service says what runs.
+	svc, _ := Key.From(env, "channels status")
 	chLabels := map[string]any{}
 	chans := map[string]any{}
 	accounts := map[string]any{}
@@ -62,7 +64,7 @@ func status(ctx context.Context, env *tools.Env, p statusParams) (any, error) {
 		defaults[id] = channels.DefaultAccountID(cfg, id)
 		ids := channels.AccountIDs(cfg, id)
 		snaps := make([]map[string]any, len(ids))
-		anyConfigured := false
+		anyConfigured, anyRunning := false, false
 		for i, acctID := range ids {
 			snap := map[string]any{"accountId": acctID, "enabled": true, "configured": false, "running": false}
 			snaps[i] = snap
@@ -73,6 +75,23 @@ func status(ctx context.Context, env *tools.Env, p statusParams) (any, error) {
 			}
 			anyConfigured = true
 			snap["configured"], snap["tokenSource"], snap["apiBaseUrl"] = true, acct.TokenSource, acct.APIBase
+			snap["enabled"], snap["dmPolicy"] = acct.Enabled, acct.DMPolicy
+			if svc != nil {
+				if st, ok := svc.snapshot(id, acctID); ok {
+					snap["running"], snap["connected"] = st.Running, st.Connected
+					for k, v := range map[string]int64{"lastStartAt": st.LastStartAt, "lastInboundAt": st.LastInboundAt, "lastOutboundAt": st.LastOutboundAt} {
+						if v > 0 {
+							snap[k] = v
+						}
+					}
+					if st.LastError != "" {
+						snap["lastError"] = st.LastError
+					}
+					if st.Running {
+						anyRunning = true
+					}
+				}
+			}
 			if !p.Probe {
 				continue
 			}
@@ -98,7 +117,7 @@ func status(ctx context.Context, env *tools.Env, p statusParams) (any, error) {
 			}()
 		}
 		accounts[id] = snaps
-		chans[id] = map[string]any{"configured": anyConfigured, "running": false}
+		chans[id] = map[string]any{"configured": anyConfigured, "running": anyRunning}
 	}
 	wg.Wait()
 	if order == nil {
@@ -123,6 +142,19 @@ func render(w io.Writer, r gjson.Result) error {
 				line += "probe failed: " + a.Get("probe.error").String()
 			case a.Get("probe.ok").Bool():
 				line += "ok, bot " + firstOf(a.Get("probe.bot.username").String(), a.Get("probe.bot.id").String())
+			case a.Get("running").Bool():
+				line += "running"
+				if a.Get("connected").Bool() {
+					line += ", connected"
+				} else {
+					line += ", not connected"
+				}
+				if t := a.Get("lastInboundAt").Int(); t > 0 {
+					line += ", last inbound " + time.UnixMilli(t).UTC().Format(time.RFC3339)
+				}
+				if e := a.Get("lastError").String(); e != "" {
+					line += ", last error: " + e
+				}
 			default:
 				line += "configured (token from " + a.Get("tokenSource").String() + ")"
 			}
