@@ -152,10 +152,10 @@ func Load(in Inputs) ([]*Skill, []Diagnostic) {
 			diags = append(diags, Diagnostic{Path: r.dir, Message: "too many skill folders: only the first " + itoa(maxCand) + " are read (skills.limits.maxCandidatesPerRoot)"})
 		}
 		loaded := 0
-		for _, dir := range dirs {
-			s, msg := loadOne(dir, real, r, maxBytes)
+		for _, d := range dirs {
+			s, msg := loadOne(d, real, r, maxBytes)
 			if msg != "" {
-				diags = append(diags, Diagnostic{Path: filepath.Join(dir, "SKILL.md"), Message: msg})
+				diags = append(diags, Diagnostic{Path: filepath.Join(d.dir, "SKILL.md"), Message: msg})
 				continue
 			}
 			if seen[s.Name] {
@@ -173,20 +173,27 @@ func Load(in Inputs) ([]*Skill, []Diagnostic) {
 	return out, diags
 }
 
-// findSkillDirs walks root (up to six levels) for folders holding a
-// SKILL.md; it does not descend below one, nor into hidden folders or
-// node_modules. Symlinked folders are followed (containment is checked
-// on load). Folders come in name order.
-func findSkillDirs(root string, maxCand int) (dirs []string, truncated bool) {
+// found is a folder holding a SKILL.md; viaLink when the walk reached
+// it through a symlinked folder (its real path then differs).
+type found struct {
+	dir     string
+	viaLink bool
+}
+
+// findSkillDirs walks root (a real path, up to six levels) for folders
+// holding a SKILL.md; it does not descend below one, nor into hidden
+// folders or node_modules. Symlinked folders are followed (containment
+// is checked on load). Folders come in name order.
+func findSkillDirs(root string, maxCand int) (dirs []found, truncated bool) {
 	budget := maxEntriesPerRoot
-	var walk func(dir string, depth int)
-	walk = func(dir string, depth int) {
+	var walk func(dir string, depth int, viaLink bool)
+	walk = func(dir string, depth int, viaLink bool) {
 		if len(dirs) >= maxCand || budget <= 0 {
 			truncated = truncated || len(dirs) >= maxCand
 			return
 		}
 		if st, err := os.Stat(filepath.Join(dir, "SKILL.md")); err == nil && !st.IsDir() {
-			dirs = append(dirs, dir)
+			dirs = append(dirs, found{dir, viaLink})
 			return
 		}
 		if depth >= maxScanDepth {
@@ -203,17 +210,17 @@ func findSkillDirs(root string, maxCand int) (dirs []string, truncated bool) {
 				continue
 			}
 			p := filepath.Join(dir, name)
-			isDir := e.IsDir()
-			if e.Type()&os.ModeSymlink != 0 {
+			isDir, link := e.IsDir(), e.Type()&os.ModeSymlink != 0
+			if link {
 				st, err := os.Stat(p)
 				isDir = err == nil && st.IsDir()
 			}
 			if isDir {
-				walk(p, depth+1)
+				walk(p, depth+1, viaLink || link)
 			}
 		}
 	}
-	walk(root, 0)
+	walk(root, 0, false)
 	return dirs, truncated
 }
 
@@ -236,15 +243,25 @@ type cached struct {
 // loadOne reads dir/SKILL.md: it must resolve inside rootReal (or inside
 // dir, for the managed and personal roots), be a regular file within
 // maxBytes, and have a name and a description.
-func loadOne(dir, rootReal string, r root, maxBytes int) (*Skill, string) {
+func loadOne(d found, rootReal string, r root, maxBytes int) (*Skill, string) {
+	dir := d.dir
 	file := filepath.Join(dir, "SKILL.md")
-	realDir, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		return nil, "unreadable: " + err.Error()
+	// Resolve links only where there are some: the walk starts from the
+	// root's real path, so a folder reached without a link is real.
+	realDir := dir
+	if d.viaLink {
+		var err error
+		if realDir, err = filepath.EvalSymlinks(dir); err != nil {
+			return nil, "unreadable: " + err.Error()
+		}
 	}
-	real, err := filepath.EvalSymlinks(file)
-	if err != nil {
+	real := filepath.Join(realDir, "SKILL.md")
+	if lst, err := os.Lstat(real); err != nil {
 		return nil, "unreadable: " + err.Error()
+	} else if lst.Mode()&os.ModeSymlink != 0 {
+		if real, err = filepath.EvalSymlinks(real); err != nil {
+			return nil, "unreadable: " + err.Error()
+		}
 	}
 	bound := realDir
 	if r.contained {

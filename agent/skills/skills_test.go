@@ -215,8 +215,9 @@ func TestStatusGating(t *testing.T) {
 
 // Precedence: workspace skills/ over .agents/skills over the state dir's
 // skills over skills.load.extraDirs; grouped folders are found by their
-// frontmatter name; a folder without a description, and one whose
-// SKILL.md is a symlink out of the workspace, are skipped with a reason.
+// frontmatter name; a folder without a description, a symlinked folder
+// and a symlinked SKILL.md that lead out of the workspace are skipped
+// with a reason.
 func TestLoadPrecedenceAndContainment(t *testing.T) {
 	dir := t.TempDir()
 	ws, state, extra, outside := filepath.Join(dir, "ws"), filepath.Join(dir, "state"), filepath.Join(dir, "extra"), filepath.Join(dir, "outside")
@@ -236,6 +237,12 @@ func TestLoadPrecedenceAndContainment(t *testing.T) {
 	if err := os.Symlink(outside, filepath.Join(ws, "skills", "escape")); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.MkdirAll(filepath.Join(ws, "skills", "filelink"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "SKILL.md"), filepath.Join(ws, "skills", "filelink", "SKILL.md")); err != nil {
+		t.Fatal(err)
+	}
 	cfg := cfgFrom(t, dir, `{"skills": {"load": {"extraDirs": ["`+extra+`"]}}}`)
 	skills, diags := Load(Inputs{Config: cfg, StateDir: state, Workspace: ws})
 	got := map[string]string{}
@@ -251,7 +258,8 @@ func TestLoadPrecedenceAndContainment(t *testing.T) {
 	for _, d := range diags {
 		msgs += d.Path + ": " + d.Message + "\n"
 	}
-	if !strings.Contains(msgs, "nodesc/SKILL.md: description is required") || !strings.Contains(msgs, "escape/SKILL.md: skipped: resolves outside") {
+	if !strings.Contains(msgs, "nodesc/SKILL.md: description is required") || !strings.Contains(msgs, "escape/SKILL.md: skipped: resolves outside") ||
+		!strings.Contains(msgs, "filelink/SKILL.md: skipped: resolves outside") {
 		t.Fatalf("diagnostics:\n%s", msgs)
 	}
 }
