@@ -29,11 +29,16 @@ import (
 const token = "skills-test-token"
 
 // model is a local OpenAI-compatible chat completions server that
-// answers "ok" and keeps each request's system prompt.
+// answers "ok" and keeps each request's system prompt. With readSkill, a
+// user turn is answered with a `read` call of the first <location> in
+// the system prompt, and the tool result with "skill says: <content>".
 type model struct {
-	mu      sync.Mutex
-	systems []string
+	mu        sync.Mutex
+	systems   []string
+	readSkill bool
 }
+
+var locationRE = regexp.MustCompile(`<location>([^<]*)</location>`)
 
 func (m *model) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Path != "/v1/chat/completions" {
@@ -45,7 +50,19 @@ func (m *model) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	m.systems = append(m.systems, gjson.GetBytes(b, `messages.#(role=="system").content`).String())
 	m.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")
-	fmt.Fprint(w, `{"model":"m1","choices":[{"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}],"usage":{"prompt_tokens":5,"completion_tokens":1}}`)
+	msgs := gjson.GetBytes(b, "messages").Array()
+	last := msgs[len(msgs)-1]
+	sys := gjson.GetBytes(b, `messages.#(role=="system").content`).String()
+	if loc := locationRE.FindStringSubmatch(sys); m.readSkill && loc != nil && last.Get("role").String() == "user" {
+		args, _ := json.Marshal(map[string]string{"path": loc[1]})
+		fmt.Fprintf(w, `{"model":"m1","choices":[{"message":{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"read","arguments":%q}}]},"finish_reason":"tool_calls"}]}`, args)
+		return
+	}
+	text := "ok"
+	if last.Get("role").String() == "tool" {
+		text = "skill says: " + last.Get("content").String()
+	}
+	fmt.Fprintf(w, `{"model":"m1","choices":[{"message":{"role":"assistant","content":%q},"finish_reason":"stop"}],"usage":{"prompt_tokens":5,"completion_tokens":1}}`, text)
 }
 
 func (m *model) last(t *testing.T) string {
@@ -249,6 +266,26 @@ func TestTurnPromptListsEligibleSkills(t *testing.T) {
 	_, errs := run(1, "skills", "info", "nope")
 	if !strings.Contains(errs, `skill "nope" not found`) || !strings.Contains(errs, "openclaw skills list") {
 		t.Fatalf("skills info nope: %s", errs)
+	}
+}
+
+// The model follows the prompt: it reads the listed SKILL.md with `read`
+// (through the one door) and gets the skill's instructions back.
+func TestModelReadsListedSkill(t *testing.T) {
+	e := start(t, nil)
+	e.model.readSkill = true
+	writeSkill(t, filepath.Join(e.state, "skills"), "greeter", "Greets people the house way.", "")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	out, err := e.conn.CallWith(ctx, "agent", map[string]any{"message": "greet me", "idempotencyKey": "g1"}, client.CallOptions{ExpectFinal: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := gjson.ParseBytes(out)
+	if r.Get("toolCalls.0.name").String() != "read" || r.Get("toolCalls.0.isError").Bool() ||
+		!strings.Contains(r.Get("result.payloads.0.text").String(), "# greeter") ||
+		!strings.Contains(r.Get("result.payloads.0.text").String(), "Do the thing.") {
+		t.Fatalf("final %s", out)
 	}
 }
 
