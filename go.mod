@@ -20,6 +20,7 @@ require (
 	github.com/tidwall/gjson v1.20.3
 	github.com/titanous/json5 v1.0.0
 	github.com/urfave/cli/v2 v2.27.7
+	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/net v0.61.0
 	golang.org/x/sys v0.49.0
 	golang.org/x/term v0.47.0

@@ -33,6 +33,7 @@ func (r *runtime) builtinCommands() []*cli.Command {
 		r.docsCommand(),
 		r.doctorCommand(),
 		r.mcpCommand(),
+		r.skillsCommand(),
 		{
 			Name:  "version",
 			Usage: "print the version (on a terminal the line -v prints; piped or with --json {\"version\"})",

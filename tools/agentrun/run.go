@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/openclaw-go/openclaw/agent/providers"
+	"github.com/openclaw-go/openclaw/agent/skills"
 	"github.com/openclaw-go/openclaw/config"
 	"github.com/openclaw-go/openclaw/tools"
 	"github.com/openclaw-go/openclaw/tools/sessions"
@@ -535,6 +536,9 @@ func systemPrompt(env *tools.Env, agentID, extra string, defs []providers.ToolDe
 			continue
 		}
 		fmt.Fprintf(&b, "\n## %s\n\n%s\n", name, text)
+	}
+	if sk := skills.PromptSection(skills.Inputs{Config: env.Config, StateDir: env.StateDir, Workspace: env.Workspace, AgentID: agentID}); sk != "" {
+		b.WriteString("\n" + sk)
 	}
 	if extra = strings.TrimSpace(extra); extra != "" {
 		b.WriteString("\n" + extra + "\n")

@@ -83,16 +83,16 @@ func TestAgentsListFallbacksAndThinking(t *testing.T) {
 }
 
 // skills.status answers the original's report shape: the workspace and
-// managed dirs, and the SKILL.md folders found there by frontmatter name
-// (none eligible: this build does not load skills into prompts); no
-// skills at all is a valid, empty list.
+// managed dirs, and the SKILL.md folders found there by frontmatter name,
+// each with its eligibility (no requirements: eligible and visible to the
+// model); no skills at all is a valid, empty list.
 func TestSkillsStatus(t *testing.T) {
 	dir := t.TempDir()
 	ws := filepath.Join(dir, "workspace") // the default: <state>/workspace
 	env := &tools.Env{StateDir: dir}
 	r := skillsStatus(env, "")
-	if r["workspaceDir"] != ws || len(r["skills"].([]map[string]any)) != 0 {
-		t.Fatalf("empty report %v", r)
+	if r.WorkspaceDir != ws || len(r.Skills) != 0 {
+		t.Fatalf("empty report %+v", r)
 	}
 	if err := os.MkdirAll(filepath.Join(ws, "skills", "weather"), 0o700); err != nil {
 		t.Fatal(err)
@@ -100,9 +100,9 @@ func TestSkillsStatus(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(ws, "skills", "weather", "SKILL.md"), []byte("---\nname: weather\ndescription: \"Get the forecast\"\n---\n# Weather\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	skills := skillsStatus(env, "")["skills"].([]map[string]any)
-	if len(skills) != 1 || skills[0]["name"] != "weather" || skills[0]["description"] != "Get the forecast" ||
-		skills[0]["source"] != "openclaw-workspace" || skills[0]["eligible"] != false {
-		t.Fatalf("skills %v", skills)
+	skills := skillsStatus(env, "").Skills
+	if len(skills) != 1 || skills[0].Name != "weather" || skills[0].Description != "Get the forecast" ||
+		skills[0].Source != "openclaw-workspace" || !skills[0].Eligible || !skills[0].ModelVisible {
+		t.Fatalf("skills %+v", skills[0])
 	}
 }
