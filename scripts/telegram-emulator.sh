@@ -10,6 +10,6 @@ pkg="$dir/node_modules/telegram-test-api/package.json"
 if [ ! -f "$pkg" ] || ! grep -q "\"version\": \"$ver\"" "$pkg"; then
   command -v npm >/dev/null 2>&1 || { echo "telegram-emulator: npm not found: install Node.js and npm (Debian: apt-get install nodejs npm)" >&2; exit 1; }
   mkdir -p "$dir"
-  (cd "$dir" && npm install --no-audit --no-fund --silent "telegram-test-api@$ver" >/dev/null)
+  (cd "$dir" && npm install --no-audit --no-fund --silent --ignore-scripts "telegram-test-api@$ver" >/dev/null)
 fi
 echo "$dir"
