@@ -740,23 +740,7 @@ func (r *runtime) mcpServerTools(c *cli.Context) error {
 			if c.Bool("clear") {
 				delete(next, "toolFilter")
 			} else {
-				filter := map[string]any{}
-				if old, ok := next["toolFilter"].(map[string]any); ok {
-					for k, v := range old {
-						filter[k] = v
-					}
-				}
-				if inc != nil {
-					filter["include"] = inc
-				}
-				if exc != nil {
-					filter["exclude"] = exc
-				}
-				if len(filter) == 0 {
-					delete(next, "toolFilter")
-				} else {
-					next["toolFilter"] = filter
-				}
+				setToolFilter(next, inc, exc)
 			}
 			servers[name] = next
 			return nil
@@ -822,4 +806,26 @@ func oneLineText(s string) string {
 		s = s[:i]
 	}
 	return s
+}
+
+// setToolFilter sets a server definition's toolFilter include and exclude
+// lists where given (nil keeps what was there), and drops an empty filter.
+func setToolFilter(def map[string]any, inc, exc []any) {
+	filter := map[string]any{}
+	if old, ok := def["toolFilter"].(map[string]any); ok {
+		for k, v := range old {
+			filter[k] = v
+		}
+	}
+	if inc != nil {
+		filter["include"] = inc
+	}
+	if exc != nil {
+		filter["exclude"] = exc
+	}
+	if len(filter) == 0 {
+		delete(def, "toolFilter")
+		return
+	}
+	def["toolFilter"] = filter
 }

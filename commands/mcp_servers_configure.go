@@ -102,19 +102,7 @@ func configureServer(c *cli.Context, cur map[string]any) (map[string]any, error)
 	} else {
 		inc, exc := csvList(c.String("include")), csvList(c.String("exclude"))
 		if inc != nil || exc != nil {
-			filter := map[string]any{}
-			if old, ok := next["toolFilter"].(map[string]any); ok {
-				for k, v := range old {
-					filter[k] = v
-				}
-			}
-			if inc != nil {
-				filter["include"] = inc
-			}
-			if exc != nil {
-				filter["exclude"] = exc
-			}
-			next["toolFilter"] = filter
+			setToolFilter(next, inc, exc)
 		}
 	}
 	if c.Bool("clear-timeouts") {
