@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/openclaw-go/openclaw/commands"
+	"github.com/openclaw-go/openclaw/porttest"
 	_ "github.com/openclaw-go/openclaw/tools/all"
 )
 
@@ -292,5 +294,62 @@ func TestSandboxLeavesNothingBehind(t *testing.T) {
 func syscall_kill(pid int) {
 	if p, err := os.FindProcess(pid); err == nil {
 		p.Kill()
+	}
+}
+
+// kill -9 of a real `openclaw serve` in the middle of a sandboxed
+// background command leaves nothing running: not the command, not what it
+// started in its own session with its environment cleared.
+func TestSandboxGatewayKillLeavesNothing(t *testing.T) {
+	r := newRig(t, map[string]any{})
+	port, err := porttest.Pick()
+	if err != nil {
+		t.Fatal(err)
+	}
+	serve := r.cmd("serve", "--port", strconv.Itoa(port), "--auth", "token", "--token", "sbx-token")
+	var logs bytes.Buffer
+	serve.Stdout, serve.Stderr = &logs, &logs
+	if err := serve.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { _ = serve.Wait(); close(exited) }()
+	t.Cleanup(func() { _ = serve.Process.Kill(); <-exited })
+	url := "ws://127.0.0.1:" + strconv.Itoa(port)
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if resp, err := http.Get("http://127.0.0.1:" + strconv.Itoa(port) + "/readyz"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("gateway not ready: %s", logs.String())
+		}
+	}
+	base := 5000 + os.Getpid()%1000
+	child, detached := strconv.Itoa(base), strconv.Itoa(base+1)
+	c := r.cmd("exec", "--json", "--url", url, "--token", "sbx-token", "--remote", "--background",
+		"--command", "env -i setsid sleep "+detached+" >/dev/null 2>&1 </dev/null & sleep "+child)
+	out, err := c.CombinedOutput()
+	if err != nil || gjson.GetBytes(out, "details.status").String() != "running" {
+		t.Fatalf("background exec: %v %s", err, out)
+	}
+	for deadline := time.Now().Add(20 * time.Second); len(sleepers(child)) == 0 || len(sleepers(detached)) == 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the sandboxed sleeps never started: %s", out)
+		}
+	}
+	if err := serve.Process.Kill(); err != nil { // SIGKILL: nothing runs on the way out
+		t.Fatal(err)
+	}
+	<-exited
+	for _, arg := range []string{child, detached} {
+		if left := waitGone(arg); len(left) > 0 {
+			for _, p := range left {
+				syscall_kill(p)
+			}
+			t.Errorf("sleep %s survived the gateway's kill -9: %v", arg, left)
+		}
 	}
 }
