@@ -26,6 +26,7 @@ func (r *runtime) builtinCommands() []*cli.Command {
 		r.logsCommand(),
 		r.tasksCommand(),
 		r.channelsCommand(),
+		r.sandboxCommand(),
 		r.cronCommand(),
 		r.agentCommand(),
 		r.configureCommand(),
