@@ -3,9 +3,12 @@ package exectool
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/openclaw-go/openclaw/config"
 	"github.com/openclaw-go/openclaw/sandbox"
@@ -90,4 +93,60 @@ func TestElevatedGatesOutOfTheSandbox(t *testing.T) {
 			t.Errorf("%s: %v (marker %v), want denied naming %s", c.cfg, err, statErr, c.failing)
 		}
 	}
+}
+
+// A background session in the sandbox is a process session like any
+// other: process write reaches its stdin, poll its output, and process
+// kill ends it with what it left in its own session, its environment
+// cleared (the sandbox's pid namespace ends with it).
+func TestSandboxedBackgroundSession(t *testing.T) {
+	env, _ := gatewayEnv(t)
+	path := filepath.Join(env.StateDir, "openclaw.json")
+	os.WriteFile(path, []byte(`{"agents":{"defaults":{"sandbox":{"mode":"all"}}}}`), 0o600)
+	cfg, err := config.Load(path, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.Config = cfg
+	m, err := invoke(t, env, `{"command":"env -i setsid sleep 3377 >/dev/null 2>&1 </dev/null & echo in=$OPENCLAW_SANDBOX; read line; echo got=$line; sleep 600","background":true}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := details(m)["sessionId"].(string)
+	pollUntil(t, env, id, "in=1")
+	if _, err := procCall(t, env, "write", `{"sessionId":"`+id+`","data":"hello\n"}`); err != nil {
+		t.Fatal(err)
+	}
+	pollUntil(t, env, id, "got=hello")
+	var left []int
+	for deadline := time.Now().Add(10 * time.Second); len(left) == 0 && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		left = sleepPIDs("3377") // setsid forks before it runs sleep
+	}
+	if len(left) == 0 {
+		out, _ := exec.Command("ps", "-eo", "pid,user,args").Output()
+		t.Fatalf("the sandboxed sleep is not running:\n%s", out)
+	}
+	if _, err := procCall(t, env, "kill", `{"sessionId":"`+id+`"}`); err != nil {
+		t.Fatal(err)
+	}
+	for _, pid := range left {
+		if !gone(pid) {
+			t.Errorf("process kill left the sandboxed sleep %d running", pid)
+		}
+	}
+}
+
+// sleepPIDs lists the pids running `sleep arg`.
+func sleepPIDs(arg string) []int {
+	var out []int
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err == nil && string(b) == "sleep\x00"+arg+"\x00" {
+			if pid, err := strconv.Atoi(e.Name()); err == nil && !dead(pid) {
+				out = append(out, pid)
+			}
+		}
+	}
+	return out
 }
