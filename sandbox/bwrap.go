@@ -85,7 +85,7 @@ func (s Settings) Plan(r Request) (*Plan, error) {
 	for _, f := range etcFiles {
 		a = append(a, "--ro-bind-try", "/etc/"+f, "/etc/"+f)
 	}
-	a = append(a, "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp", "--dir", "/run")
+	a = append(a, "--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--tmpfs", "/tmp", "--perms", "1777", "--tmpfs", "/var/tmp", "--dir", "/run")
 
 	// Every host folder is opened here and bound by its fd: what was
 	// checked is what is bound (a symlink swapped in afterwards changes
@@ -146,6 +146,9 @@ func (s Settings) Plan(r Request) (*Plan, error) {
 			return fail(err)
 		}
 	}
+	// The sandbox's own root (a tmpfs holding the mount points) read-only
+	// too: only /tmp, /var/tmp and the workspace take writes.
+	a = append(a, "--remount-ro", "/")
 	p.Workdir, p.Warn = workdirInside(r, hostOf, s.WorkspaceAccess)
 
 	sh := r.Shell

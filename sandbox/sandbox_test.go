@@ -107,12 +107,15 @@ func TestSandboxHidesTheHost(t *testing.T) {
 		t.Errorf("the gateway's environment reached the sandbox: %s", out)
 	}
 	host := t.TempDir() // exists on the host, not in the sandbox
-	for _, target := range []string{filepath.Join(host, "escaped"), "/usr/escaped", "/etc/escaped", filepath.Join(r.ws, "escaped")} {
+	for _, target := range []string{filepath.Join(host, "escaped"), "/usr/escaped", "/etc/escaped", "/escaped", filepath.Join(r.ws, "escaped")} {
 		if out, code, _ := r.exec("echo x > " + target); code == 0 {
 			t.Errorf("write to %s succeeded: %s", target, out)
 		}
 	}
-	for _, p := range []string{filepath.Join(host, "escaped"), "/usr/escaped", "/etc/escaped", filepath.Join(r.ws, "escaped")} {
+	if out, code, _ := r.exec("echo x > /tmp/scratch && cat /tmp/scratch"); code != 0 || strings.TrimSpace(out) != "x" {
+		t.Errorf("its private /tmp is not writable: exit %d: %s", code, out)
+	}
+	for _, p := range []string{filepath.Join(host, "escaped"), "/usr/escaped", "/etc/escaped", "/escaped", filepath.Join(r.ws, "escaped")} {
 		if _, err := os.Stat(p); err == nil {
 			os.Remove(p)
 			t.Errorf("%s was written on the host", p)
