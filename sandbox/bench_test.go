@@ -21,6 +21,8 @@ func BenchmarkExecTrue(b *testing.B) {
 	for _, c := range []struct{ name, cfg string }{
 		{"host", `{}`},
 		{"bubblewrap", `{"agents":{"defaults":{"sandbox":{"mode":"all"}}}}`},
+		// the same with the host's network: no network namespace to make and tear down
+		{"bubblewrap-sharednet", `{"agents":{"defaults":{"sandbox":{"mode":"all","docker":{"network":"host"}}}}}`},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			dir := b.TempDir()
