@@ -27,6 +27,7 @@ func (r *runtime) builtinCommands() []*cli.Command {
 		r.tasksCommand(),
 		r.channelsCommand(),
 		r.pairingCommand(),
+		r.sandboxCommand(),
 		r.cronCommand(),
 		r.agentCommand(),
 		r.configureCommand(),

@@ -2,14 +2,9 @@ package config
 
 import "fmt"
 
-// This build has no sandbox backend (no container runtime behind
-// agents.*.sandbox): a config that asks for one must not have its agents'
-// commands silently run on the host instead (issue 30 item 5). The config
-// still loads and the gateway still starts (so the agents whose sessions
-// are not sandboxed keep working, and nobody is pushed to mode "off",
-// which would run every session on the host); every call that would have
-// run in the sandbox is refused with SandboxUnavailable, and the gateway
-// says at start which keys ask for one (SandboxRequests).
+// agents.*.sandbox.mode decides which sessions' commands run in the
+// sandbox (package sandbox, the bubblewrap backend); a sandbox that cannot
+// start fails the call, it never runs on the host instead.
 
 // SandboxMode is the sandbox mode that applies to agent's sessions: its
 // agents.list entry's sandbox.mode, else agents.defaults.sandbox.mode, else
@@ -43,15 +38,8 @@ func Sandboxed(mode string, mainSession bool) bool {
 	return true
 }
 
-// SandboxUnavailable is the one-line refusal of a call that would run in
-// the sandbox that mode (set at key) asks for.
-func SandboxUnavailable(mode, key string) string {
-	return fmt.Sprintf("sandbox mode %q is configured (%s) but this build has no sandbox backend yet: "+
-		"set %s to \"off\" to run on this machine, or send the command to a node (host=node)", mode, key, key)
-}
-
 // SandboxRequests lists, one line each, the keys that ask for a sandbox
-// (a mode other than off): what the gateway prints at start.
+// (a mode other than off): what the gateway says at start.
 func (c *Config) SandboxRequests() []string {
 	if c == nil {
 		return nil
@@ -62,12 +50,11 @@ func (c *Config) SandboxRequests() []string {
 		if mode == "" || mode == "off" {
 			return
 		}
-		what := "every session's commands"
+		what := "every session's commands run"
 		if mode == "non-main" {
-			what = "the commands of every session but the main one"
+			what = "the commands of every session but the main one run"
 		}
-		out = append(out, fmt.Sprintf("%s is %q but this build has no sandbox backend yet: %s will be refused (set it to \"off\" to run them on this machine)",
-			key, mode, what))
+		out = append(out, fmt.Sprintf("%s is %q: %s in the sandbox (`openclaw sandbox explain` shows how)", key, mode, what))
 	}
 	note(a.Defaults.Sandbox.Mode, "agents.defaults.sandbox.mode")
 	for i, e := range a.List {

@@ -56,9 +56,28 @@ type AgentEntry struct {
 }
 
 // SandboxSection is `agents.defaults.sandbox` or an agent's `sandbox`
-// (only the mode is read: this build has no sandbox backend, sandbox.go).
+// (the keys the bubblewrap backend reads, package sandbox; an agent's
+// field left out falls back on the defaults').
 type SandboxSection struct {
-	Mode string `json:"mode"`
+	Mode            string        `json:"mode"`
+	Backend         string        `json:"backend"`
+	Scope           string        `json:"scope"`
+	WorkspaceAccess string        `json:"workspaceAccess"`
+	WorkspaceRoot   string        `json:"workspaceRoot"`
+	Docker          SandboxDocker `json:"docker"`
+}
+
+// SandboxDocker is the original's `sandbox.docker` block, the part that
+// means something without a container: network, binds, the user the
+// sandbox runs as when the gateway is root, and the limits.
+type SandboxDocker struct {
+	Network                             string         `json:"network"`
+	Binds                               []string       `json:"binds"`
+	User                                string         `json:"user"`
+	PidsLimit                           *int64         `json:"pidsLimit"`
+	Memory                              any            `json:"memory"`
+	Ulimits                             map[string]any `json:"ulimits"`
+	DangerouslyAllowExternalBindSources *bool          `json:"dangerouslyAllowExternalBindSources"`
 }
 
 // sections are decoded from Doc once per load, each on first use; a section that does not

@@ -24,6 +24,7 @@ import (
 	_ "github.com/openclaw-go/openclaw/tools/nodes"
 	_ "github.com/openclaw-go/openclaw/tools/patch"
 	_ "github.com/openclaw-go/openclaw/tools/pdf"
+	_ "github.com/openclaw-go/openclaw/tools/sandbox"
 	_ "github.com/openclaw-go/openclaw/tools/sessions"
 	_ "github.com/openclaw-go/openclaw/tools/web"
 )

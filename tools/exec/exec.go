@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/openclaw-go/openclaw/config"
+	"github.com/openclaw-go/openclaw/sandbox"
 	"github.com/openclaw-go/openclaw/tools"
 )
 
@@ -81,7 +82,8 @@ func runExec(ctx context.Context, env *tools.Env, p execParams) (any, error) {
 	if isNodeHost(env, p) {
 		return runOnNode(ctx, env, p) // host_node.go
 	}
-	if err := checkSandbox(env, p); err != nil {
+	sbx, err := sandboxFor(env, p) // sandbox.go: nil runs on this machine
+	if err != nil {
 		return nil, err
 	}
 	if err := checkHost(env, p); err != nil {
@@ -96,7 +98,16 @@ func runExec(ctx context.Context, env *tools.Env, p execParams) (any, error) {
 	if err := checkTimeoutParam("timeoutSeconds", p.TimeoutSeconds); err != nil {
 		return nil, err
 	}
-	cwd, warn := resolveWorkdir(env, p.Workdir)
+	var cwd, warn string
+	var plan *sandbox.Plan
+	if sbx != nil {
+		if plan, err = planSandbox(env, sbx, p); err != nil {
+			return nil, err
+		}
+		cwd, warn = plan.Workdir, plan.Warn
+	} else {
+		cwd, warn = resolveWorkdir(env, p.Workdir)
+	}
 	if !p.approved {
 		need, err := checkApproval(ctx, env, p, cwd)
 		if err != nil {
@@ -145,11 +156,23 @@ func runExec(ctx context.Context, env *tools.Env, p execParams) (any, error) {
 		yield = time.Duration(ms) * time.Millisecond
 	}
 
-	pr, err := start(spec{command: p.Command, dir: cwd, env: childEnv(p.Env), pty: p.PTY, stdin: reg != nil},
-		aggCap(), pendCap())
+	sp := spec{command: p.Command, dir: cwd, env: childEnv(p.Env), pty: p.PTY, stdin: reg != nil}
+	if plan != nil {
+		sp.argv, sp.dir, sp.files, sp.env = plan.Argv, plan.Dir, plan.Files, sandbox.Env(p.Env, shell(), p.PTY)
+		defer func() { plan.Close() }()
+	}
+	pr, err := start(sp, aggCap(), pendCap())
 	if err != nil && p.PTY {
 		warn = joinWarn(warn, fmt.Sprintf("Warning: PTY spawn failed (%v); retrying without PTY for `%s`.", err, p.Command))
-		pr, err = start(spec{command: p.Command, dir: cwd, env: childEnv(p.Env), stdin: reg != nil}, aggCap(), pendCap())
+		sp.pty = false
+		if plan != nil {
+			plan.Close()
+			if plan, err = planSandbox(env, sbx, p, false); err != nil {
+				return nil, err
+			}
+			sp.argv, sp.files = plan.Argv, plan.Files
+		}
+		pr, err = start(sp, aggCap(), pendCap())
 	}
 	if err != nil {
 		return nil, tools.Errorf(tools.CodeFailed, "exec: %v", err)

@@ -151,8 +151,9 @@ func TestExecHosts(t *testing.T) {
 	if _, err := invoke(t, env, `{"command":"true","host":"node"}`); code(err) != tools.CodeUsage || !strings.Contains(err.Error(), "add --remote") {
 		t.Fatalf("node: %v", err)
 	}
-	if _, err := invoke(t, env, `{"command":"true","host":"sandbox"}`); err == nil || !strings.Contains(err.Error(), "requires a sandbox runtime") {
-		t.Fatalf("sandbox: %v", err)
+	// host=sandbox runs in the sandbox (package sandbox), here as on the gateway.
+	if m, err := invoke(t, env, `{"command":"echo in=$OPENCLAW_SANDBOX","host":"sandbox"}`); err != nil || text(m) != "in=1" {
+		t.Fatalf("sandbox: %v %v", m, err)
 	}
 	if _, err := invoke(t, env, `{"command":"true","host":"sandbox","elevated":true}`); code(err) != tools.CodeDenied {
 		t.Fatalf("elevated without tools.elevated.enabled: %v", err)

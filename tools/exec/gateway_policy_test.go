@@ -186,54 +186,52 @@ func TestEnvOverridesAreAnAllowlistMiss(t *testing.T) {
 }
 
 // issue 30 item 5: with agents.defaults.sandbox.mode "all" an agent's exec
-// ran on the host. This build has no sandbox backend: a call the config
-// sandboxes is refused with one line naming the key, and nothing runs;
-// "non-main" sandboxes every session but the agent's main one; a per-agent
-// mode applies to that agent; the gateway names the keys when it starts.
-func TestSandboxedCallsAreRefusedNotRunOnTheHost(t *testing.T) {
+// ran on the host; then (no backend) it was refused. Now a call the
+// config sandboxes runs in the bubblewrap sandbox (it cannot see the
+// host's directory it tries to write): "all" every session, "non-main"
+// every session but the agent's main one, a per-agent mode that agent
+// only; host=gateway does not take a sandboxed call out. Without
+// bubblewrap the call fails closed (TestSandboxFailsClosed).
+func TestSandboxedCallsRunInTheSandboxNotOnTheHost(t *testing.T) {
 	dir := t.TempDir()
 	touch := func(marker string) map[string]any {
-		return map[string]any{"command": "touch " + filepath.Join(dir, marker), "workdir": dir}
+		return map[string]any{"command": "echo in=$OPENCLAW_SANDBOX; touch " + filepath.Join(dir, marker), "workdir": dir}
 	}
-	refused := func(what string, r gjson.Result, want string) {
+	sandboxed := func(what string, r gjson.Result) {
 		t.Helper()
-		if r.Get("ok").Bool() || r.Get("error.code").String() != "DENIED" || r.Get("error.message").String() != want {
-			t.Errorf("%s: %s\nwant the refusal %q", what, r.Raw, want)
+		if !r.Get("ok").Bool() || !strings.Contains(r.Get("output.details.aggregated").String(), "in=1\n") {
+			t.Errorf("%s: not run in the sandbox: %s", what, r.Raw)
 		}
 	}
 	ran := func(what string, r gjson.Result) {
 		t.Helper()
-		if !r.Get("ok").Bool() {
+		if !r.Get("ok").Bool() || r.Get("output.details.exitCode").Int() != 0 {
 			t.Errorf("%s: %s", what, r.Raw)
 		}
 	}
 
 	g, w := policyGateway(t, `{"agents":{"defaults":{"sandbox":{"mode":"all"}}}}`, nil)
-	all := `sandbox mode "all" is configured (agents.defaults.sandbox.mode) but this build has no sandbox backend yet: ` +
-		`set agents.defaults.sandbox.mode to "off" to run on this machine, or send the command to a node (host=node)`
-	refused("mode all, main session", invokeExec(t, w, touch("all-main"), map[string]any{"sessionKey": "agent:main:main"}), all)
-	refused("mode all, no session", invokeExec(t, w, touch("all-direct"), nil), all)
-	refused("mode all, host=gateway asked", invokeExec(t, w, map[string]any{"command": "touch " + filepath.Join(dir, "all-gw"), "host": "gateway"}, nil), all)
+	sandboxed("mode all, main session", invokeExec(t, w, touch("all-main"), map[string]any{"sessionKey": "agent:main:main"}))
+	sandboxed("mode all, no session", invokeExec(t, w, touch("all-direct"), nil))
+	args := touch("all-gw")
+	args["host"] = "gateway"
+	sandboxed("mode all, host=gateway asked", invokeExec(t, w, args, nil))
 	log, err := os.ReadFile(filepath.Join(g.Dir, "logs", "gateway.log"))
-	if err != nil || !strings.Contains(string(log), `agents.defaults.sandbox.mode is "all" but this build has no sandbox backend yet`) {
-		t.Errorf("the gateway did not say at start that the sandbox is missing (%v):\n%s", err, log)
+	if err != nil || !strings.Contains(string(log), `agents.defaults.sandbox.mode is "all": every session's commands run in the sandbox`) {
+		t.Errorf("the gateway did not say at start that sessions run in the sandbox (%v):\n%s", err, log)
 	}
 
 	_, w = policyGateway(t, `{"agents":{"defaults":{"sandbox":{"mode":"non-main"}}}}`, nil)
-	nonMain := `sandbox mode "non-main" is configured (agents.defaults.sandbox.mode) but this build has no sandbox backend yet: ` +
-		`set agents.defaults.sandbox.mode to "off" to run on this machine, or send the command to a node (host=node)`
 	ran("non-main, main session", invokeExec(t, w, touch("nm-main"), map[string]any{"sessionKey": "agent:main:main"}))
-	refused("non-main, a group session", invokeExec(t, w, touch("nm-group"), map[string]any{"sessionKey": "agent:main:discord:group:123"}), nonMain)
+	sandboxed("non-main, a group session", invokeExec(t, w, touch("nm-group"), map[string]any{"sessionKey": "agent:main:discord:group:123"}))
 
 	_, w = policyGateway(t, `{"agents":{"list":[{"id":"main","default":true},{"id":"coder","sandbox":{"mode":"all"}}]}}`, nil)
 	ran("per-agent mode, another agent", invokeExec(t, w, touch("pa-main"), map[string]any{"agentId": "main"}))
-	refused("per-agent mode", invokeExec(t, w, touch("pa-coder"), map[string]any{"agentId": "coder"}),
-		`sandbox mode "all" is configured (agents.list[1].sandbox.mode) but this build has no sandbox backend yet: `+
-			`set agents.list[1].sandbox.mode to "off" to run on this machine, or send the command to a node (host=node)`)
+	sandboxed("per-agent mode", invokeExec(t, w, touch("pa-coder"), map[string]any{"agentId": "coder"}))
 
 	for _, m := range []string{"all-main", "all-direct", "all-gw", "nm-group", "pa-coder"} {
 		if _, err := os.Stat(filepath.Join(dir, m)); err == nil {
-			t.Errorf("%s: a sandboxed command ran on the host", m)
+			t.Errorf("%s: a sandboxed command wrote on the host", m)
 		}
 	}
 	for _, m := range []string{"nm-main", "pa-main"} {

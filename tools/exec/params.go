@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/openclaw-go/openclaw/config"
 	"github.com/openclaw-go/openclaw/policy"
 	"github.com/openclaw-go/openclaw/tools"
 )
@@ -156,35 +155,7 @@ func checkHost(env *tools.Env, p execParams) error {
 			return tools.Errorf(tools.CodeDenied, "elevated is not available right now (runtime=direct).\n"+
 				"Failing gates: enabled (tools.elevated.enabled / agents.list[].tools.elevated.enabled)")
 		}
-		return tools.Errorf(tools.CodeFailed, "exec host=sandbox requires a sandbox runtime for this session. "+
-			"No sandbox runtime is available in this build: use host=gateway (runs on this machine).")
+		return nil // runExec runs host=sandbox in the sandbox (sandbox.go) before this check
 	}
 	return tools.Errorf(tools.CodeInvalidParams, "Invalid exec host %q. Allowed values: auto, sandbox, gateway, node.", host)
-}
-
-// checkSandbox refuses a command that the config says runs in a sandbox
-// (agents.*.sandbox.mode "all", or "non-main" for a session other than the
-// agent's main one): this build has no sandbox backend, and running it on
-// this machine instead is what the config forbids (issue 30 item 5).
-// elevated with tools.elevated.enabled is the configured way out of the
-// sandbox, as in the original; host=node runs elsewhere and never gets here.
-func checkSandbox(env *tools.Env, p execParams) error {
-	cfg := conf(env)
-	mode, key := cfg.SandboxMode(env.AgentID())
-	if !config.Sandboxed(mode, mainSession(env)) {
-		return nil
-	}
-	if p.Elevated && cfg.Bool("tools.elevated.enabled", false) {
-		return nil
-	}
-	return tools.Errorf(tools.CodeDenied, "%s", config.SandboxUnavailable(mode, key)).
-		WithDetails(map[string]any{"sandboxMode": mode, "key": key})
-}
-
-// mainSession reports whether the call belongs to its agent's main
-// session (agent:<id>:main, or the bare alias main), or to no session at
-// all (the local user, an operator calling directly).
-func mainSession(env *tools.Env) bool {
-	key := strings.ToLower(strings.TrimSpace(env.Subject.SessionKey))
-	return key == "" || key == "main" || key == "agent:"+strings.ToLower(env.AgentID())+":main"
 }

@@ -30,6 +30,10 @@ type spec struct {
 	env     []string
 	pty     bool
 	stdin   bool // keep a writable stdin (gateway sessions); else /dev/null
+
+	argv  []string            // run this instead of the shell (the sandbox's bwrap command line)
+	cred  *syscall.Credential // the user to run as (nil: ours)
+	files []*os.File          // passed as fds 3, 4, …
 }
 
 // proc is one running command in its own process group. Every exit path
@@ -75,7 +79,11 @@ func shell() string {
 // start launches s. The returned proc is running; done closes when it ends.
 func start(s spec, aggCap, pendCap int) (*proc, error) {
 	cmd := exec.Command(shell(), "-c", s.command)
+	if len(s.argv) > 0 {
+		cmd = exec.Command(s.argv[0], s.argv[1:]...)
+	}
 	cmd.Dir = s.dir
+	cmd.ExtraFiles = s.files
 	token := newToken()
 	for _, kv := range s.env {
 		if !strings.HasPrefix(kv, tokenEnv+"=") {
