@@ -61,6 +61,10 @@ func serveProc(t *testing.T, state string) (*exec.Cmd, string) {
 	cmd := exec.Command(os.Args[0], "serve", "--port", strconv.Itoa(port), "--auth", "token", "--token", token)
 	cmd.Env = append(os.Environ(), "OPENCLAW_TEST_CLI=1", "HOME="+filepath.Dir(state), "OPENCLAW_STATE_DIR="+state)
 	cmd.Stdout, cmd.Stderr = logs, logs
+	// A descendant that outlives the killed gateway can hold the output
+	// pipe open; Wait then gives up on the copy instead of hanging the
+	// test binary (one CI run of two at once hung here 6 minutes).
+	cmd.WaitDelay = 5 * time.Second
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

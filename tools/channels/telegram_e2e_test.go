@@ -280,6 +280,7 @@ func serve(t *testing.T, state string) (*gateway, string) {
 	cmd := exec.Command(os.Args[0], "serve", "--port", strconv.Itoa(port), "--auth", "token", "--token", gwToken)
 	cmd.Env = append(os.Environ(), "OPENCLAW_TEST_CLI=1", "HOME="+filepath.Dir(state), "OPENCLAW_STATE_DIR="+state)
 	cmd.Stdout, cmd.Stderr = logs, logs
+	cmd.WaitDelay = 5 * time.Second // a descendant holding the pipe never hangs the test
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -353,8 +354,18 @@ func TestTelegramPairingThenAgentReply(t *testing.T) {
 		t.Fatalf("pairing reply = %q", text)
 	}
 	code := sub[1]
-	// A second message from the same sender gets no second code.
+	// A second message from the same sender gets no second code. The
+	// approval below must come after the gateway took this message in, or
+	// it would be answered as an approved sender's (one CI run of two at
+	// once approved first).
+	before := lastInbound(t, url)
 	alice.say("hello again?")
+	for deadline := time.Now().Add(30 * time.Second); lastInbound(t, url) <= before; {
+		if time.Now().After(deadline) {
+			t.Fatal("the gateway never took in the second message")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 
 	out, rc := cli(t, state, url, "pairing", "list", "telegram", "--json")
 	if rc != 0 || gjson.Get(out, "requests.#").Int() != 1 || gjson.Get(out, "requests.0.code").String() != code ||
@@ -625,4 +636,21 @@ func TestTelegramSilentAndLongAnswers(t *testing.T) {
 	if reqs := m.requests(); len(reqs) != 3 || reqs[0] != "quiet" {
 		t.Fatalf("model saw %v", reqs)
 	}
+}
+
+// lastInbound is the Telegram account's lastInboundAt in channels.status.
+func lastInbound(t *testing.T, url string) int64 {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err := client.Dial(ctx, client.Options{URL: url, Token: gwToken, Scopes: []string{protocol.ScopeRead}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	st, err := c.Call(ctx, "channels.status", map[string]any{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return gjson.GetBytes(st, "channelAccounts.telegram.0.lastInboundAt").Int()
 }
