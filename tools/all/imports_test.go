@@ -68,7 +68,9 @@ func TestImportRules(t *testing.T) {
 	// A pure helper below tools/ that imports nothing of this module and
 	// registers nothing (cronexpr's schedule and time parsing) is not a
 	// family: the CLI may check a time with it before it relays.
-	pure := func(p string) bool { return strings.HasPrefix(p, "tools/") && strings.Count(p, "/") >= 2 && len(imports(p)) == 0 }
+	pure := func(p string) bool {
+		return strings.HasPrefix(p, "tools/") && strings.Count(p, "/") >= 2 && len(imports(p)) == 0
+	}
 	forbid("commands", func(p string) bool { return (isFamily(p) && !pure(p)) || p == "tools/all" })
 	forbid("route", func(p string) bool {
 		return p == "gateway" || p == "commands" || isFamily(p) || p == "tools/all"
