@@ -50,8 +50,10 @@ func (l *lockedBuf) String() string {
 }
 
 // serveProc runs `openclaw serve` (this binary) on state until /readyz
-// answers and returns its process and URL.
-func serveProc(t *testing.T, state string) (*exec.Cmd, string) {
+// answers and returns a kill -9 that waits for its end, and its URL.
+// Only the goroutine started here calls Wait: a second Wait on the same
+// command can block forever (one CI run hung here).
+func serveProc(t *testing.T, state string) (kill func(), url string) {
 	t.Helper()
 	port, err := porttest.Pick()
 	if err != nil {
@@ -88,7 +90,7 @@ func serveProc(t *testing.T, state string) (*exec.Cmd, string) {
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
-	return cmd, "ws://" + base
+	return func() { _ = cmd.Process.Kill(); <-exited }, "ws://" + base
 }
 
 // A gateway killed with SIGKILL in the middle of a turn (the model call
@@ -141,7 +143,7 @@ func TestKilledGatewayLeavesNoRunningSession(t *testing.T) {
 		return gjson.GetBytes(l, `sessions.#(key=="`+key+`")`)
 	}
 
-	first, url := serveProc(t, state)
+	killFirst, url := serveProc(t, state)
 	c := connect(url)
 	if _, err := c.Call(ctx, "chat.send", map[string]any{"sessionKey": key, "message": "hello", "idempotencyKey": "r1"}); err != nil {
 		t.Fatal(err)
@@ -154,10 +156,7 @@ func TestKilledGatewayLeavesNoRunningSession(t *testing.T) {
 	if r := row(c); r.Get("status").String() != "running" || !r.Get("hasActiveRun").Bool() {
 		t.Fatalf("before the kill: %s", r.Raw)
 	}
-	if err := first.Process.Kill(); err != nil { // SIGKILL
-		t.Fatal(err)
-	}
-	_ = first.Wait()
+	killFirst() // SIGKILL, then its end
 
 	_, url = serveProc(t, state)
 	c = connect(url)
