@@ -15,9 +15,13 @@ import (
 	"math/rand/v2"
 	"net"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/openclaw-go/openclaw/flock"
 )
 
 // low is the bottom of the picked range.
@@ -36,6 +40,9 @@ func Pick() (int, error) {
 	}
 	for range 200 {
 		p := low + rand.IntN(high-low)
+		if !claim(p) {
+			continue // another test process (a second suite at once) has it
+		}
 		if l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(p)); err == nil {
 			l.Close()
 			return p, nil
@@ -67,4 +74,34 @@ func ephemeralStart() int {
 		}
 	}
 	return 32768
+}
+
+// claims are the ports this process picked, each held by a file lock until
+// the process exits, so that two test processes (two suites at once) never
+// hand out the same port: the gateway one started, killed and restarted on
+// its port could otherwise meet the other's server there ("bind: address
+// already in use", then a client talking to the wrong gateway).
+var claims struct {
+	sync.Mutex
+	held []func()
+}
+
+// ClaimDir is where the port claims live.
+func ClaimDir() string { return filepath.Join(os.TempDir(), "openclaw-porttest") }
+
+// claim takes port p's lock for the life of this process; false when
+// another process holds it.
+func claim(p int) bool {
+	dir := ClaimDir()
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return true // no claims possible here: the listen check alone decides
+	}
+	unlock, err := flock.TryLock(filepath.Join(dir, strconv.Itoa(p)+".lock"))
+	if err != nil {
+		return false
+	}
+	claims.Lock()
+	claims.held = append(claims.held, unlock)
+	claims.Unlock()
+	return true
 }
